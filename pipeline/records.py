@@ -1,0 +1,182 @@
+"""Typed records that the stages exchange.
+
+Article -> Sentence -> Claim (extracted) -> Claim with entities and frame (linked) -> Claim with
+verdict (reconciled).  Every record is a frozen dataclass; `dataclasses.replace` makes the next stage's
+version.  `Claim.to_contract()` gives the JSON object of ../CONTRACT.md (claims.jsonl).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+KINDS = ("duration", "count", "ratio", "compute", "percent", "date", "other")
+BOUNDS = ("exact", "approx", "upper", "lower")
+READINGS = ("times_as", "increase_by", "ambiguous")
+VERDICTS = ("supported", "contradicted", "ambiguous", "unverifiable", "out_of_scope")
+ENTITY_TYPES = ("org", "accelerator", "system", "benchmark", "round", "framework")
+
+
+@dataclass(frozen=True)
+class Article:
+    """One input file, decoded.  `text` is the decoded original: all offsets refer to it."""
+
+    doc: str  # path relative to the input folder, '/'-separated
+    text: str
+    encoding: str = "utf-8"
+    fmt: str = "txt"  # txt, md, html
+    meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Sentence:
+    doc: str
+    index: int
+    start: int  # offsets in Article.text
+    end: int
+    text: str  # Article.text[start:end]
+    lang: str  # "zh" or "en"
+    paragraph: int = 0
+
+
+@dataclass(frozen=True)
+class Entities:
+    org: str | None = None
+    accelerator: str | None = None
+    system: str | None = None
+    benchmark: str | None = None
+    round: str | None = None
+    framework: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Claim:
+    doc: str
+    lang: str
+    sentence: str
+    start: int
+    end: int
+    text: str
+    kind: str
+    value: float | str | None
+    unit: str
+    counted: str | None = None
+    of_total: float | None = None
+    bound: str = "exact"
+    low: float | None = None
+    high: float | None = None
+    ratio_reading: str | None = None
+    # The phrase that decided ratio_reading / bound, as written ("提高了", "times larger", "不到").
+    reading_cue: str | None = None
+    bound_cue: str | None = None
+    sentence_index: int = 0
+    sentence_start: int = 0
+    entities: Entities = field(default_factory=Entities)
+    metric: str | None = None
+    compared_to: dict[str, Any] | None = None
+    verdict: str = "unverifiable"
+    official: float | str | None = None
+    evidence: tuple[str, ...] = ()
+    explanation: str = ""
+    distortion: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Content hash: stable across reruns as long as the article text and the reading agree."""
+        key = f"{self.doc}\x1f{self.start}\x1f{self.end}\x1f{self.text}\x1f{self.kind}"
+        return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+
+    def to_contract(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "doc": self.doc,
+            "lang": self.lang,
+            "sentence": self.sentence,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "kind": self.kind,
+            "value": self.value,
+            "unit": self.unit,
+            "counted": self.counted,
+            "of_total": self.of_total,
+            "bound": self.bound,
+            "low": self.low,
+            "high": self.high,
+            "ratio_reading": self.ratio_reading,
+            "reading_cue": self.reading_cue,
+            "bound_cue": self.bound_cue,
+            "entities": self.entities.as_dict(),
+            "metric": self.metric,
+            "compared_to": self.compared_to,
+            "verdict": self.verdict,
+            "official": self.official,
+            "evidence": list(self.evidence),
+            "explanation": self.explanation,
+            "distortion": self.distortion,
+        }
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_contract(), ensure_ascii=False, sort_keys=False)
+
+    @classmethod
+    def from_contract(cls, d: dict[str, Any]) -> Claim:
+        ents = d.get("entities") or {}
+        return cls(
+            doc=d["doc"],
+            lang=d["lang"],
+            sentence=d.get("sentence", ""),
+            start=int(d["start"]),
+            end=int(d["end"]),
+            text=d["text"],
+            kind=d["kind"],
+            value=d.get("value"),
+            unit=d.get("unit", ""),
+            counted=d.get("counted"),
+            of_total=d.get("of_total"),
+            bound=d.get("bound", "exact"),
+            low=d.get("low"),
+            high=d.get("high"),
+            ratio_reading=d.get("ratio_reading"),
+            reading_cue=d.get("reading_cue"),
+            bound_cue=d.get("bound_cue"),
+            entities=Entities(**{k: ents.get(k) for k in ENTITY_TYPES}),
+            metric=d.get("metric"),
+            compared_to=d.get("compared_to"),
+            verdict=d.get("verdict", "unverifiable"),
+            official=d.get("official"),
+            evidence=tuple(d.get("evidence") or ()),
+            explanation=d.get("explanation", ""),
+            distortion=d.get("distortion"),
+        )
+
+
+@dataclass(frozen=True)
+class ArticleError:
+    doc: str
+    error: str  # short code, e.g. "binary", "empty", "decode"
+    detail: str  # what happened and what to do
+
+    def to_contract(self) -> dict[str, str]:
+        return {"doc": self.doc, "error": self.error, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class ArticleResult:
+    """What processing one article yields: the unit of work of every runner."""
+
+    doc: str
+    sha256: str
+    claims: tuple[Claim, ...] = ()
+    error: ArticleError | None = None
+    lang: str | None = None
