@@ -1,0 +1,101 @@
+"""Dates as written: 2018 年 5 月, 2020年7月29日, 二〇二〇年, July 29, 2020, May 2018, in 2015.
+
+The patterns are assembled from the lexicon's date words; the value is ISO text ("2018-05").  A month
+without a year takes the year of a relative word (今年, last year) and the article's date when known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.extract.numbers import parse_cjk
+from pipeline.lang.loader import Language
+
+
+@dataclass(frozen=True)
+class DateMatch:
+    start: int
+    end: int
+    iso: str
+
+
+def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+    key = "date_res"
+    if key in lang.cache:
+        return lang.cache[key]
+    d = lang.dates
+    out: list[tuple[str, re.Pattern[str]]] = []
+    rel = sorted(d.get("relative_years") or {}, key=len, reverse=True)
+    rel_alt = "|".join(re.escape(r) for r in rel) or r"(?!x)x"
+    if lang.cjk:
+        y, mo = re.escape(d.get("year_suffix", "")), re.escape(d.get("month_suffix", ""))
+        days = "|".join(re.escape(x) for x in d.get("day_suffix") or []) or r"(?!x)x"
+        cjk_digit = "".join(re.escape(c) for c in lang.digits)
+        year = rf"(?P<y>(?<!\d)\d{{4}}|[{cjk_digit}]{{4}})"
+        month = r"(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})"
+        day = r"(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})"
+        out.append(("ymd", re.compile(rf"{year}\s*{y}(?:\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?)?")))
+        out.append(("rel", re.compile(rf"(?P<rel>{rel_alt})\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?")))
+        out.append(("md", re.compile(rf"(?<![\d年]){month}\s*{mo}\s*{day}\s*(?:{days})")))
+    else:
+        months = sorted(d.get("months") or {}, key=len, reverse=True)
+        malt = "|".join(re.escape(m) for m in months)
+        cues = sorted(d.get("year_cues") or [], key=len, reverse=True)
+        calt = "|".join(re.escape(c) for c in cues) or r"(?!x)x"
+        out.append(("mdy", re.compile(rf"(?i)\b(?P<mn>{malt})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b")))
+        out.append(("dmy", re.compile(rf"(?i)\b(?P<d>\d{{1,2}})\s+(?P<mn>{malt})\.?,?\s+(?P<y>\d{{4}})\b")))
+        out.append(("my", re.compile(rf"(?i)\b(?P<mn>{malt})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")))
+        out.append(("rel", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?P<rel>{rel_alt})\b")))
+        out.append(("cue_y", re.compile(rf"(?i)\b(?:{calt})\s+(?P<y>\d{{4}})\b(?!\s*(?:%|percent))")))
+    lang.cache[key] = out
+    return out
+
+
+def _num(s: str | None, lang: Language) -> int | None:
+    if not s:
+        return None
+    if s.isdigit():
+        return int(s)
+    if len(s) == 4 and all(c in lang.digits for c in s):  # 二〇二〇
+        return int("".join(str(lang.digits[c]) for c in s))
+    parsed = parse_cjk(s, lang)
+    return int(parsed[0]) if parsed else None
+
+
+def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None) -> list[DateMatch]:
+    d = lang.dates
+    lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
+    months = {k.lower(): v for k, v in (d.get("months") or {}).items()}
+    rel_years = {k.lower(): v for k, v in (d.get("relative_years") or {}).items()}
+    found: list[DateMatch] = []
+    taken: list[tuple[int, int]] = []
+    for name, rx in _regexes(lang):
+        for m in rx.finditer(text):
+            s, e = m.start(), m.end()
+            if name == "cue_y":
+                s = m.start("y")
+            if any(a < e and s < b for a, b in taken):
+                continue
+            g = m.groupdict()
+            year = _num(g.get("y"), lang)
+            if g.get("rel") is not None:
+                year = article_year + rel_years[g["rel"].lower()] if article_year else None
+            month = months.get((g.get("mn") or "").lower()) if g.get("mn") else _num(g.get("m"), lang)
+            day = _num(g.get("d"), lang)
+            if year is not None and not lo <= year <= hi:
+                continue
+            if month is not None and not 1 <= month <= 12:
+                continue
+            if day is not None and not 1 <= day <= 31:
+                continue
+            if year is None and month is None:
+                continue
+            if year is None:
+                iso = f"--{month:02d}" + (f"-{day:02d}" if day else "")
+            else:
+                iso = f"{year:04d}" + (f"-{month:02d}" if month else "") + (f"-{day:02d}" if month and day else "")
+            found.append(DateMatch(offset + s, offset + e, iso))
+            taken.append((s, e))
+    found.sort(key=lambda x: x.start)
+    return found

@@ -1,0 +1,256 @@
+"""Numbers as written: Arabic (4,096 / 0.39 / 2万), Chinese numerals (四千零九十六, 两三, 数百, 上百),
+English number words (four, twenty-four, a dozen, half a), and vague quantities (成百上千, hundreds of).
+
+Only the lexicon (pipeline/lang/<code>/lexicon.yaml) knows the words; this module knows the shapes.
+Chinese numeral strings are converted with cn2an, after the ranges it misreads (两三 -> 23) are split off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import cn2an
+
+from pipeline.lang.loader import Language
+
+_ARABIC = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])")
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number found in the analysis text; offsets are article offsets."""
+
+    start: int
+    end: int
+    value: float
+    step: float = 1.0  # the unit of the last digit written, after any scale word
+    integer: bool = True
+    source: str = "arabic"  # arabic, cjk, word, vague
+    low: float | None = None  # vague quantities and ranges carry their own interval
+    high: float | None = None
+    bound: str | None = None  # bound implied by the quantity word (上百 -> lower)
+
+
+def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False) -> str | None:
+    """Longest form that `text` starts with at `pos` (forms must be sorted longest first)."""
+    for form in forms:
+        if not form:
+            continue
+        if latin:
+            seg = text[pos:pos + len(form)]
+            if seg.lower() != form.lower():
+                continue
+            after = pos + len(form)
+            if form[-1].isalnum() and after < len(text) and (text[after].isalnum() or text[after] == "_"):
+                continue
+            return seg
+        if text.startswith(form, pos):
+            return form
+    return None
+
+
+def _longest(forms) -> tuple[str, ...]:
+    return tuple(sorted(set(forms), key=lambda s: (-len(s), s)))
+
+
+def _cjk_regex(lang: Language) -> re.Pattern[str]:
+    key = "cjk_numeral_re"
+    if key not in lang.cache:
+        chars = "".join(re.escape(c) for c in list(lang.digits) + list(lang.scales) + list(lang.decimal_points))
+        lang.cache[key] = re.compile(f"[{chars}]+") if chars else re.compile(r"(?!x)x")
+    return lang.cache[key]
+
+
+def _word_regex(lang: Language) -> re.Pattern[str]:
+    key = "word_numeral_re"
+    if key not in lang.cache:
+        forms = _longest(list(lang.words) + list(lang.scales))
+        alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
+        piece = f"(?:{alt})"
+        lang.cache[key] = re.compile(rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*\b") if forms else None
+    return lang.cache[key]
+
+
+def _decimals(s: str) -> int:
+    return len(s.split(".")[1]) if "." in s else 0
+
+
+def _arabic(text: str, offset: int, lang: Language) -> list[Num]:
+    out = []
+    scale_forms = _longest(lang.suffix_scales)
+    unit_forms = lang.cache.setdefault("unit_forms", _longest(lang.units))
+    for m in _ARABIC.finditer(text):
+        raw = m.group(0)
+        digits = raw.replace(",", "")
+        value = float(digits)
+        dec = _decimals(digits)
+        step = 10.0 ** -dec
+        end = m.end()
+        # A scale word after the digits (2万, 1.5 million, 10k) unless a unit starts there (430千万亿次).
+        pos = end
+        gap = pos
+        while gap < len(text) and text[gap] == " " and gap - end < 2:
+            gap += 1
+        if not _match_form(text, gap, unit_forms, latin=not lang.cjk):
+            scale = _match_form(text, gap, scale_forms, latin=not lang.cjk)
+            if scale and (lang.cjk or gap > end or len(scale) == 1):
+                factor = lang.suffix_scales.get(scale, lang.suffix_scales.get(scale.lower(), 1.0))
+                value *= factor
+                step *= factor
+                end = gap + len(scale)
+        integer = dec == 0 and float(value).is_integer()
+        out.append(Num(offset + m.start(), offset + end, value, step, integer, "arabic"))
+    return out
+
+
+def parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
+    """Value, low, high of a Chinese numeral run; ranges (两三, 三四百) give low < high."""
+    digits = lang.digits
+    # Range: two successive digits, optionally followed by scale characters: 两三 -> [2, 3], 三四百 -> [300, 400]
+    if len(run) >= 2 and run[0] in digits and run[1] in digits:
+        a, b = digits[run[0]], digits[run[1]]
+        rest = run[2:]
+        if b == a + 1 and all(c in lang.scales for c in rest):
+            scale = 1.0
+            for c in rest:
+                scale *= lang.scales[c]
+            return a * scale, a * scale, b * scale
+    if all(c in lang.decimal_points for c in run):
+        return None
+    try:
+        value = float(cn2an.cn2an(run, "normal"))
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return value, value, value
+
+
+def _cjk(text: str, offset: int, lang: Language, taken: list[tuple[int, int]]) -> list[Num]:
+    out = []
+    for m in _cjk_regex(lang).finditer(text):
+        s, e = m.start(), m.end()
+        run = m.group(0)
+        # strip a trailing decimal point (一点 -> 一) and leading scale-only noise
+        while run and run[-1] in lang.decimal_points:
+            run = run[:-1]
+            e -= 1
+        if not run:
+            continue
+        if any(a < offset + e and offset + s < b for a, b in taken):
+            continue
+        # vague prefix (数百, 几十) or lower prefix (上百) just before a scale-only run
+        prev = text[s - 1] if s > 0 else ""
+        if all(c in lang.scales for c in run) and prev in lang.vague_prefixes:
+            lo, hi = lang.vague_prefixes[prev]
+            scale = 1.0
+            for c in run:
+                scale *= lang.scales[c]
+            low, high = lo * scale, hi * scale + scale - 1
+            out.append(Num(offset + s - 1, offset + e, low, scale, True, "vague", low, high, "approx"))
+            continue
+        if all(c in lang.scales for c in run) and prev in lang.lower_prefixes:
+            scale = 1.0
+            for c in run:
+                scale *= lang.scales[c]
+            out.append(Num(offset + s - 1, offset + e, scale, scale, True, "vague", scale, None, "lower"))
+            continue
+        parsed = parse_cjk(run, lang)
+        if parsed is None:
+            continue
+        value, low, high = parsed
+        if low != high:
+            out.append(Num(offset + s, offset + e, low, 1.0, True, "cjk", low, high, "approx"))
+        else:
+            dec = len(run.split(next(iter(lang.decimal_points), "\0"))[1]) if any(
+                p in run for p in lang.decimal_points) else 0
+            out.append(Num(offset + s, offset + e, value, 10.0 ** -dec, dec == 0, "cjk"))
+    return out
+
+
+def _vague(text: str, offset: int, lang: Language) -> list[Num]:
+    out = []
+    forms = lang.cache.setdefault("vague_forms", _longest(lang.vague))
+    if not forms:
+        return out
+    if "vague_re" not in lang.cache:
+        alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
+        lang.cache["vague_re"] = re.compile(f"(?i)\\b(?:{alt})\\b" if not lang.cjk else f"(?:{alt})")
+    for m in lang.cache["vague_re"].finditer(text):
+        key = next(f for f in forms if re.fullmatch(re.escape(f).replace(r"\ ", r"\s+"), m.group(0), re.I))
+        spec = lang.vague[key]
+        out.append(Num(offset + m.start(), offset + m.end(), float(spec["value"]), 1.0, True, "vague",
+                       spec.get("low"), spec.get("high"), spec.get("bound", "approx")))
+    return out
+
+
+def words_value(phrase: str, lang: Language) -> float | None:
+    """Value of an English number-word phrase: "twenty-four", "four thousand ninety-six", "a dozen"."""
+    parts = re.split(r"[\s-]+", phrase.lower().strip())
+    total = current = 0.0
+    i = 0
+    seen = False
+    while i < len(parts):
+        # two-word forms first (a dozen, half a)
+        two = " ".join(parts[i:i + 2])
+        if len(parts) > i + 1 and two in lang.words:
+            current += lang.words[two]
+            i += 2
+            seen = True
+            continue
+        word = parts[i]
+        if word == "and":
+            i += 1
+            continue
+        if word in lang.scales:
+            scale = lang.scales[word]
+            current = (current or 1.0) * scale
+            if scale >= 1000:
+                total += current
+                current = 0.0
+            seen = True
+        elif word in lang.words:
+            current += lang.words[word]
+            seen = True
+        else:
+            return None
+        i += 1
+    return total + current if seen else None
+
+
+def _words(text: str, offset: int, lang: Language) -> list[Num]:
+    rx = _word_regex(lang)
+    if rx is None:
+        return []
+    out = []
+    for m in rx.finditer(text):
+        value = words_value(m.group(0), lang)
+        if value is None:
+            continue
+        out.append(Num(offset + m.start(), offset + m.end(), value, 1.0 if value >= 1 else 0.5,
+                       float(value).is_integer(), "word"))
+    return out
+
+
+def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
+    """All numbers in `text` (a sentence of the analysis text starting at article offset `offset`),
+    non-overlapping, in order.  Vague phrases win over the numerals inside them."""
+    found = _vague(text, offset, lang)
+    taken = [(n.start, n.end) for n in found]
+    for n in _arabic(text, offset, lang):
+        if not any(a < n.end and n.start < b for a, b in taken):
+            found.append(n)
+            taken.append((n.start, n.end))
+    if lang.digits:
+        found.extend(_cjk(text, offset, lang, taken))
+        taken = [(n.start, n.end) for n in found]
+    if lang.words:
+        for n in _words(text, offset, lang):
+            if not any(a < n.end and n.start < b for a, b in taken):
+                found.append(n)
+    found.sort(key=lambda n: (n.start, -n.end))
+    out: list[Num] = []
+    for n in found:
+        if out and n.start < out[-1].end:
+            continue
+        out.append(n)
+    return out

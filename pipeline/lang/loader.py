@@ -1,0 +1,234 @@
+"""One cached loader for all language data.
+
+Every language folder (`pipeline/lang/<code>/lexicon.yaml`) is layered over `pipeline/lang/base/`.
+Files are validated against the fixed key schema below (dateparser-style): an unknown key, a duplicate
+key or a broken regex raises DataFileError naming the file and the key.  The algorithm modules only see
+the `Language` object built here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import DataFileError
+from pipeline.lang.yamlio import read_yaml
+
+LANG_DIR = Path(__file__).parent
+LANGUAGES = ("zh", "en")
+
+# Allowed keys per section: anything else is a typo in a data file.
+SCHEMA: dict[str, set[str] | None] = {
+    "lang": None,
+    "script": None,
+    "numerals": {
+        "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
+        "vague", "half", "words", "indefinite",
+    },
+    "units": {"duration", "compute", "percent", "money", "other"},
+    "prefix_units": None,
+    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase"},
+    "bounds": {"before", "after", "inner"},
+    "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers"},
+    "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
+              "relative_years"},
+    "not_claims": None,
+    "sentences": {"terminators", "closers"},
+}
+BOUND_KEYS = {"upper", "lower", "approx"}
+READING_KEYS = {"times_as", "increase_by", "ambiguous"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str
+    kind: str
+    unit: str
+    factor: float
+
+
+@dataclass(frozen=True)
+class Language:
+    """Everything the extractor knows about one language, compiled once."""
+
+    code: str
+    script: str  # "cjk" or "latin": decides word-boundary handling
+    digits: dict[str, int]
+    scales: dict[str, float]
+    decimal_points: tuple[str, ...]
+    suffix_scales: dict[str, float]
+    vague_prefixes: dict[str, tuple[float, float]]
+    lower_prefixes: tuple[str, ...]
+    vague: dict[str, dict[str, Any]]
+    half: tuple[str, ...]
+    words: dict[str, float]
+    indefinite: tuple[str, ...]
+    units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
+    prefix_units: dict[str, Unit]
+    ratio_markers: tuple[str, ...]
+    magnitude_words: tuple[str, ...]
+    reading_before: dict[str, tuple[str, ...]]
+    reading_clause: dict[str, tuple[str, ...]]
+    reading_after: dict[str, tuple[str, ...]]
+    percent_increase: tuple[str, ...]
+    bounds_before: dict[str, tuple[str, ...]]
+    bounds_after: dict[str, tuple[str, ...]]
+    bounds_inner: dict[str, tuple[str, ...]]
+    classifiers: tuple[str, ...]
+    nouns: dict[str, str]  # surface -> counted
+    partitive_links: tuple[str, ...]
+    noun_window: int
+    coordinators: tuple[str, ...]
+    modifiers: frozenset[str]
+    dates: dict[str, Any]
+    not_claims: dict[str, re.Pattern[str]]
+    terminators: tuple[str, ...]
+    closers: tuple[str, ...]
+    source: str = ""
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def cjk(self) -> bool:
+        return self.script == "cjk"
+
+
+def _longest_first(forms: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(set(forms), key=lambda s: (-len(s), s)))
+
+
+def _check_keys(path: Path, data: dict[str, Any]) -> None:
+    for key, value in data.items():
+        if key not in SCHEMA:
+            raise DataFileError(path, "unknown section", key)
+        allowed = SCHEMA[key]
+        if allowed is not None and isinstance(value, dict):
+            for sub in value:
+                if sub not in allowed:
+                    raise DataFileError(path, f"unknown key in section {key!r}", f"{key}.{sub}")
+
+
+def _compile_patterns(path: Path, section: dict[str, str] | None, prefix: str) -> dict[str, re.Pattern[str]]:
+    out: dict[str, re.Pattern[str]] = {}
+    for name, pattern in (section or {}).items():
+        try:
+            out[f"{prefix}{name}"] = re.compile(pattern)
+        except re.error as exc:
+            raise DataFileError(path, f"broken pattern: {exc}", f"not_claims.{name}") from exc
+    return out
+
+
+def _reading_map(path: Path, section: dict[str, Any] | None, key: str) -> dict[str, tuple[str, ...]]:
+    section = section or {}
+    for reading in section:
+        if reading not in READING_KEYS:
+            raise DataFileError(path, "unknown ratio reading", f"{key}.{reading}")
+    return {r: _longest_first(section.get(r) or []) for r in READING_KEYS}
+
+
+def _bound_map(path: Path, section: dict[str, Any] | None, key: str) -> dict[str, tuple[str, ...]]:
+    section = section or {}
+    for bound in section:
+        if bound not in BOUND_KEYS:
+            raise DataFileError(path, "unknown bound", f"{key}.{bound}")
+    return {b: _longest_first(section.get(b) or []) for b in BOUND_KEYS}
+
+
+def _units(path: Path, base: dict[str, Unit], section: dict[str, Any], key: str) -> dict[str, Unit]:
+    out: dict[str, Unit] = {}
+    for group, forms in (section or {}).items():
+        for surface, ukey in (forms or {}).items():
+            if ukey not in base:
+                raise DataFileError(path, f"unit {ukey!r} is not in base/units.yaml", f"{key}.{group}.{surface}")
+            if str(surface) in out:
+                raise DataFileError(path, "unit form listed twice", f"{key}.{group}.{surface}")
+            out[str(surface)] = base[ukey]
+    return out
+
+
+@lru_cache(maxsize=1)
+def base_units() -> dict[str, Unit]:
+    path = LANG_DIR / "base" / "units.yaml"
+    data = read_yaml(path) or {}
+    out = {}
+    for key, spec in (data.get("units") or {}).items():
+        try:
+            out[key] = Unit(key, spec["kind"], spec["unit"], float(spec["factor"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataFileError(path, f"unit needs kind, unit and factor ({exc})", f"units.{key}") from exc
+    return out
+
+
+@lru_cache(maxsize=8)
+def load_language(code: str, lang_dir: str | None = None) -> Language:
+    """Build the Language object for `code` ("zh", "en"); cached per process."""
+    root = Path(lang_dir) if lang_dir else LANG_DIR
+    path = root / code / "lexicon.yaml"
+    if not path.exists():
+        raise DataFileError(path, f"no lexicon for language {code!r}")
+    data = read_yaml(path) or {}
+    if not isinstance(data, dict):
+        raise DataFileError(path, "top level must be a mapping")
+    _check_keys(path, data)
+    base_path = root / "base" / "not_claims.yaml"
+    base_nc = (read_yaml(base_path) or {}).get("patterns") if base_path.exists() else {}
+    units = base_units()
+
+    num = data.get("numerals") or {}
+    cnt = data.get("counts") or {}
+    nouns: dict[str, str] = {}
+    for counted, forms in (cnt.get("nouns") or {}).items():
+        for form in forms or []:
+            if form in nouns:
+                raise DataFileError(path, f"noun listed for both {nouns[form]!r} and {counted!r}", f"counts.nouns.{form}")
+            nouns[str(form)] = counted
+    ratio = data.get("ratio") or {}
+    bounds = data.get("bounds") or {}
+    sents = data.get("sentences") or {}
+    not_claims = _compile_patterns(base_path, base_nc, "")
+    not_claims.update(_compile_patterns(path, data.get("not_claims"), f"{code}."))
+    vague_prefixes = {
+        k: (float(v["low"]), float(v["high"])) for k, v in (num.get("vague_prefixes") or {}).items()
+    }
+    return Language(
+        code=code,
+        script=data.get("script", "latin"),
+        digits={str(k): int(v) for k, v in (num.get("digits") or {}).items()},
+        scales={str(k): float(v) for k, v in (num.get("scales") or {}).items()},
+        decimal_points=tuple(num.get("decimal_point") or ()),
+        suffix_scales={str(k): float(v) for k, v in (num.get("suffix_scales") or {}).items()},
+        vague_prefixes=vague_prefixes,
+        lower_prefixes=tuple(num.get("lower_prefixes") or ()),
+        vague=dict(num.get("vague") or {}),
+        half=tuple(num.get("half") or ()),
+        words={str(k).lower(): float(v) for k, v in (num.get("words") or {}).items()},
+        indefinite=tuple(num.get("indefinite") or ()),
+        units=_units(path, units, data.get("units") or {}, "units"),
+        prefix_units={str(k): units[v] for k, v in (data.get("prefix_units") or {}).items()},
+        ratio_markers=_longest_first(ratio.get("markers") or []),
+        magnitude_words=_longest_first(ratio.get("magnitude") or []),
+        reading_before=_reading_map(path, ratio.get("before"), "ratio.before"),
+        reading_clause=_reading_map(path, ratio.get("clause"), "ratio.clause"),
+        reading_after=_reading_map(path, ratio.get("after"), "ratio.after"),
+        percent_increase=_longest_first(ratio.get("percent_increase") or []),
+        bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
+        bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),
+        bounds_inner=_bound_map(path, bounds.get("inner"), "bounds.inner"),
+        classifiers=_longest_first(cnt.get("classifiers") or []),
+        nouns=nouns,
+        partitive_links=_longest_first(cnt.get("partitive_links") or []),
+        noun_window=int(cnt.get("noun_window") or 12),
+        coordinators=_longest_first(cnt.get("coordinators") or []),
+        modifiers=frozenset(str(m).lower() for m in cnt.get("modifiers") or []),
+        dates=dict(data.get("dates") or {}),
+        not_claims=not_claims,
+        terminators=tuple(sents.get("terminators") or ()),
+        closers=tuple(sents.get("closers") or ()),
+        source=str(path),
+    )
+
+
+def load_all(lang_dir: str | None = None) -> dict[str, Language]:
+    return {code: load_language(code, lang_dir) for code in LANGUAGES}

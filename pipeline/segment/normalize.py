@@ -1,0 +1,67 @@
+"""Length-preserving normalisation: the analysis text has exactly the original's length, so every
+offset found in it is an offset in the original.
+
+- full-width digits, Latin letters, ％ and ． become ASCII (４０９６ -> 4096); Chinese punctuation stays;
+- Traditional Chinese becomes Simplified (opencc t2s) when an article is written in Traditional.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Full-width forms folded to ASCII: digits, letters and the few symbols that occur inside numbers.
+_FOLD = {chr(c): chr(c - 0xFEE0) for c in range(0xFF10, 0xFF1A)}
+_FOLD.update({chr(c): chr(c - 0xFEE0) for c in range(0xFF21, 0xFF3B)})
+_FOLD.update({chr(c): chr(c - 0xFEE0) for c in range(0xFF41, 0xFF5B)})
+_FOLD.update({"％": "%", "．": ".", "＋": "+", "－": "-", "／": "/", "\u3000": " ", "\u00a0": " "})
+_FOLD_TABLE = str.maketrans(_FOLD)
+
+
+def fold_width(text: str) -> str:
+    return text.translate(_FOLD_TABLE)
+
+
+@lru_cache(maxsize=1)
+def _t2s():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+def is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F or 0xF900 <= o <= 0xFAFF
+
+
+def traditional_share(text: str) -> float:
+    """Share of CJK characters that t2s changes: near 0 for Simplified text, well above for Traditional."""
+    cjk = [c for c in text if is_cjk(c)]
+    if not cjk:
+        return 0.0
+    sample = "".join(cjk[:5000])
+    converted = _t2s().convert(sample)
+    if len(converted) != len(sample):
+        changed = sum(1 for c in sample if _t2s().convert(c) != c)
+    else:
+        changed = sum(1 for a, b in zip(sample, converted, strict=True) if a != b)
+    return changed / len(sample)
+
+
+def to_simplified(text: str) -> str:
+    """t2s that keeps the length: phrase conversion when it happens to keep it, else per character."""
+    converted = _t2s().convert(text)
+    if len(converted) == len(text):
+        return converted
+    out = []
+    for ch in text:
+        c = _t2s().convert(ch)
+        out.append(c if len(c) == 1 else ch)
+    return "".join(out)
+
+
+def analysis_text(text: str, traditional_threshold: float = 0.03) -> tuple[str, bool]:
+    """The text the stages analyse, and whether it was converted from Traditional Chinese."""
+    folded = fold_width(text)
+    if traditional_share(folded) >= traditional_threshold:
+        return to_simplified(folded), True
+    return folded, False

@@ -1,0 +1,44 @@
+"""One typed settings object, read from [tool.newsclaims] in pyproject.toml or a --config TOML file."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from pipeline.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Settings:
+    # "about / 约 / nearly" allows value +- this share (CONTRACT: "about" +-10 %)
+    approx_tolerance: float = 0.10
+    # orders of magnitude allow +- this much in the exponent
+    magnitude_tolerance: float = 0.5
+    # share of CJK characters that t2s must change before an article is read as Traditional
+    traditional_threshold: float = 0.03
+    # articles over this many bytes are listed in errors.jsonl instead of read
+    max_bytes: int = 50 * 1024 * 1024
+    # per-article time limit in seconds (enforced by the process-pool runner)
+    article_timeout: float = 120.0
+    # where the shipped official tables live; None = the ones inside the package/corpora
+    official: str | None = None
+
+    @classmethod
+    def from_toml(cls, path: Path, section: tuple[str, ...] = ("tool", "newsclaims")) -> Settings:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read settings ({exc})") from exc
+        for key in section:
+            data = data.get(key, {}) if isinstance(data, dict) else {}
+        return cls().updated(data, source=str(path))
+
+    def updated(self, values: dict, source: str = "settings") -> Settings:
+        known = {f.name: f.type for f in fields(self)}
+        clean = {}
+        for key, value in values.items():
+            if key not in known:
+                raise ConfigError(f"{source}: unknown setting {key!r} (known: {', '.join(sorted(known))})")
+            clean[key] = value
+        return replace(self, **clean)
