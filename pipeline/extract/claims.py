@@ -105,40 +105,73 @@ class SentenceExtractor:
         s0, s1 = self.sent.start, self.sent.end
         body = self.text[s0:s1]
         claims: list[Claim] = []
-        dates = [d for d in find_dates(body, s0, self.lang, self.article_year)
-                 if not _overlaps(self.blocked, d.start, d.end)]
+        dates = self._dates(body)
         for d in dates:
             claims.append(self._claim(d.start, d.end, "date", d.iso, "date", None, None, "exact", None, None))
         nums = [n for n in find_numbers(body, s0, self.lang)
                 if not _overlaps(self.blocked, n.start, n.end)
                 and not any(d.start < n.end and n.start < d.end for d in dates)]
-        reader = Reader(self.text, self.lang, s0, s1, {n.start for n in nums})
+        reader = Reader(self.text, self.lang, s0, s1, {n.start for n in nums}, self.seg.boundaries)
         quantities: list[Quantity | None] = [reader.quantity(n) for n in nums]
         consumed: set[int] = set()
+        last_end = s0
         for i, num in enumerate(nums):
-            if i in consumed:
+            if i in consumed or num.start < last_end:
                 continue
             q = quantities[i]
-            # partitive: 八项…的六项 (total first) / six of the eight benchmarks (part first)
-            part = self._partitive(nums, quantities, i, reader)
+            part = self._partitive(nums, quantities, i)
             if part is not None:
                 j, value_num, total_num, end, counted = part
                 consumed.add(j)
-                claims.append(self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
-                                          span_start=nums[i].start, of_total=total_num.value))
-                continue
-            if q is None:
-                q = self._coordinated(nums, quantities, i)
+                claim = self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
+                                    span_start=nums[i].start, of_total=total_num.value)
+            else:
                 if q is None:
-                    continue
-            if q.kind != "count" and num.source == "word" and num.value == 1 and q.kind == "ratio":
-                continue  # "one times" never occurs as a claim; "once" is not a ratio
-            claims.append(self._build(num, q))
+                    q = self._coordinated(nums, quantities, i)
+                    if q is None:
+                        continue
+                if q.kind == "duration":
+                    merged = self._compound(nums, quantities, i, q)
+                    if merged is not None:
+                        j, num, q = merged
+                        consumed.update(range(i + 1, j + 1))
+                claim = self._build(num, q)
+            claims.append(claim)
+            last_end = claim.end
         claims.sort(key=lambda c: (c.start, c.end))
         return claims
 
+    def _dates(self, body: str):
+        found = []
+        codes = [self.lang.code] + [c for c in ("zh", "en") if c != self.lang.code]
+        for code in codes:
+            for d in find_dates(body, self.sent.start, load_language(code), self.article_year):
+                if _overlaps(self.blocked, d.start, d.end) or any(x.start < d.end and d.start < x.end for x in found):
+                    continue
+                found.append(d)
+        return sorted(found, key=lambda d: d.start)
+
+    def _compound(self, nums, quantities, i, q: Quantity):
+        """1 hour 20 minutes, 1分28秒: later parts in smaller units join the first."""
+        j = i
+        total = nums[i].value * q.factor + q.add * q.factor
+        last_num, last_q = nums[i], q
+        while j + 1 < len(nums):
+            nq = quantities[j + 1]
+            gap = self.text[last_q.end:nums[j + 1].start].strip().lower()
+            if nq is None or nq.kind != "duration" or nq.factor >= last_q.factor or gap not in ("", "and", ",", "又", "零"):
+                break
+            j += 1
+            last_num, last_q = nums[j], nq
+            total += nums[j].value * nq.factor
+        if j == i:
+            return None
+        merged = Num(nums[i].start, last_num.end, total, last_num.step * last_q.factor, False, "arabic")
+        return j, merged, Quantity("duration", "s", 1.0, last_q.end, marker=last_q.marker, unit_key=last_q.unit_key,
+                                   inner_bound=last_q.inner_bound)
+
     # -- partitives and coordination -------------------------------------------------------------
-    def _partitive(self, nums, quantities, i, reader: Reader):
+    def _partitive(self, nums, quantities, i):
         lang, text = self.lang, self.text
         first, q1 = nums[i], quantities[i]
         if i + 1 >= len(nums):
@@ -148,8 +181,11 @@ class SentenceExtractor:
             if q1 is None or q1.kind != "count" or not q1.classifier or q2 is None or q2.classifier != q1.classifier:
                 return None
             between = text[first.end:second.start]
-            link_ok = any(between.rstrip().endswith(link) for link in lang.partitive_links)
-            if not link_ok or any(c in "，。；,;" for c in between) or len(between) > 24:
+            near = any(between.rstrip().endswith(link) for link in lang.partitive_links) and not any(
+                c in "，。；,;" for c in between)
+            far = any(between.rstrip().endswith(link) for link in lang.far_partitive_links) and not any(
+                c in "。；;" for c in between)
+            if not (near or far) or len(between) > 24:
                 return None
             if second.value > first.value:
                 return None
@@ -180,10 +216,12 @@ class SentenceExtractor:
         lang, text = self.lang, self.text
         s0, s1 = self.sent.start, self.sent.end
         start = span_start if span_start is not None else num.start
+        if q.prefix:
+            start -= len(q.marker or "")
         bound = num.bound or "exact"
         bound_cue = None
         # bound cue before the number (不到, more than), then a reading cue before that (提高了近2倍)
-        before = _cue_before(text, start, s0, lang.bounds_before, self.latin, ("upper", "lower", "approx"))
+        before = self._bound_before(start, q)
         reading_floor = start
         if before is not None:
             bound, bound_cue = before.kind, before.form
@@ -197,31 +235,70 @@ class SentenceExtractor:
             bound, bound_cue = after.kind, after.form
             end = after.start + len(after.form)
         reading = reading_cue = None
-        kind, unit, value = q.kind, q.unit, num.value * q.factor
+        kind, unit, value = q.kind, q.unit, (num.value + q.add) * q.factor
         if q.kind == "ratio":
             rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin,
                              ("increase_by", "times_as", "ambiguous"))
-            if q.percent_increase:
+            if q.magnitude:
+                # "提高近五个数量级": orders of magnitude multiply; there is no N+1 reading
+                reading, reading_cue = "times_as", q.marker
+                value = 10.0 ** num.value
+            elif q.percent_increase:
                 reading, reading_cue = "increase_by", q.marker
             elif rb is not None:
                 reading, reading_cue = rb.kind, rb.form
-                if rb.start >= reading_floor - 4:
+                # a verb cue belongs to the phrase (提高了 1.7 倍, 大三倍); 是…的 does not
+                if rb.kind != "times_as":
                     start = min(start, rb.start)
             elif q.reading_after is not None:
                 reading, reading_cue = q.reading_after
+                if reading == "ambiguous":
+                    end = skip_spaces(text, end, s1) + len(reading_cue)
             else:
                 reading, reading_cue = self._clause_reading(reading_floor) or ("times_as", None)
-            if q.magnitude:
-                value = 10.0 ** num.value
-        elif q.kind == "percent":
-            rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin, ("increase_by",))
+        elif q.kind == "percent" and q.factor == 1:
+            # 提高了 50%, 快了 30%: a percentage after a change verb is an increase-by ratio
+            rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin, ("increase_by", "ambiguous"))
             if rb is not None:
-                kind, unit, value = "ratio", "x", num.value / 100.0
-                reading, reading_cue = "increase_by", rb.form
-                start = min(start, rb.start)
+                low, high = interval(num, q, value, bound, kind, self.settings)
+                return self._claim(min(start, rb.start), end, "ratio", value / 100.0, "x", None, of_total, bound,
+                                   _scaled(low, 0.01), _scaled(high, 0.01), "increase_by", rb.form, bound_cue)
+        if q.percent_increase:
+            pq = Quantity("percent", "%", 1.0, q.end)
+            low, high = interval(num, pq, num.value, bound, "percent", self.settings)
+            return self._claim(start, end, kind, value, unit, None, of_total, bound, _scaled(low, 0.01),
+                               _scaled(high, 0.01), reading, reading_cue, bound_cue)
         low, high = interval(num, q, value, bound, kind, self.settings)
         return self._claim(start, end, kind, value, unit, q.counted if kind == "count" else None, of_total,
                            bound, low, high, reading, reading_cue, bound_cue)
+
+    def _bound_before(self, start: int, q: Quantity) -> _Cue | None:
+        """The bound cue before a number: adjacent (不到 30 秒), across a gap word (最多使用 4096 块,
+        up to a 2x), or, for a ratio written 是…的N倍, anywhere earlier in the clause (接近上一代的 3 倍)."""
+        lang, text, s0 = self.lang, self.text, self.sent.start
+        order = ("upper", "lower", "approx")
+        cue = _cue_before(text, start, s0, lang.bounds_before, self.latin, order)
+        if cue is not None:
+            return cue
+        gap = _cue_before(text, start, s0, {"gap": lang.bound_gap}, self.latin, ("gap",))
+        if gap is not None:
+            cue = _cue_before(text, gap.start, s0, lang.bounds_before, self.latin, order)
+            if cue is not None:
+                return cue
+        back = start
+        while back > s0 and text[back - 1] in " \t":
+            back -= 1
+        if q.kind == "ratio" and text[max(s0, back - 1):back] == "的":
+            start = back
+            floor = start
+            while floor > s0 and text[floor - 1] not in CLAUSE_STOP and start - floor < 16:
+                floor -= 1
+            for pos in range(floor, start):
+                for kind in order:
+                    for form in lang.bounds_before.get(kind, ()):
+                        if text.startswith(form, pos) and not form.isascii():
+                            return _Cue(kind, form, pos)
+        return None
 
     def _clause_reading(self, pos: int) -> tuple[str, str] | None:
         s0 = self.sent.start
@@ -251,6 +328,10 @@ class SentenceExtractor:
         )
 
 
+def _scaled(x, factor):
+    return None if x is None else float(f"{x * factor:.12g}")
+
+
 _YEAR = re.compile(r"(\d{4})")
 
 
@@ -264,7 +345,8 @@ def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Cla
     """Every numeric claim of a segmented article, in document order."""
     settings = settings or Settings()
     langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
-    blocked = blocked_spans(seg.analysis, list(langs.values()))
+    # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese text is a model name
+    blocked = blocked_spans(seg.analysis, [load_language(code) for code in ("zh", "en")])
     year = article_year(seg.article.meta)
     out: list[Claim] = []
     for sent in seg.sentences:

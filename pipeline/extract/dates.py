@@ -25,7 +25,10 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
     if key in lang.cache:
         return lang.cache[key]
     d = lang.dates
-    out: list[tuple[str, re.Pattern[str]]] = []
+    # ISO 8601 dates read the same in every language
+    out: list[tuple[str, re.Pattern[str]]] = [("iso", re.compile(r"(?<![\d/-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d:])"))]
+    follow = sorted(d.get("following_year") or [], key=len, reverse=True)
+    follow_alt = "|".join(re.escape(f) for f in follow) or r"(?!x)x"
     rel = sorted(d.get("relative_years") or {}, key=len, reverse=True)
     rel_alt = "|".join(re.escape(r) for r in rel) or r"(?!x)x"
     if lang.cjk:
@@ -37,6 +40,7 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         day = r"(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})"
         out.append(("ymd", re.compile(rf"{year}\s*{y}(?:\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?)?")))
         out.append(("rel", re.compile(rf"(?P<rel>{rel_alt})\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?")))
+        out.append(("follow", re.compile(rf"(?P<follow>{follow_alt})\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?")))
         out.append(("md", re.compile(rf"(?<![\d年]){month}\s*{mo}\s*{day}\s*(?:{days})")))
     else:
         months = sorted(d.get("months") or {}, key=len, reverse=True)
@@ -47,6 +51,7 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         out.append(("dmy", re.compile(rf"(?i)\b(?P<d>\d{{1,2}})\s+(?P<mn>{malt})\.?,?\s+(?P<y>\d{{4}})\b")))
         out.append(("my", re.compile(rf"(?i)\b(?P<mn>{malt})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")))
         out.append(("rel", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?P<rel>{rel_alt})\b")))
+        out.append(("follow", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?:of\s+)?(?P<follow>{follow_alt})\b")))
         out.append(("cue_y", re.compile(rf"(?i)\b(?:{calt})\s+(?P<y>\d{{4}})\b(?!\s*(?:%|percent))")))
     lang.cache[key] = out
     return out
@@ -81,6 +86,12 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             year = _num(g.get("y"), lang)
             if g.get("rel") is not None:
                 year = article_year + rel_years[g["rel"].lower()] if article_year else None
+            if g.get("follow") is not None:
+                # 次年 / the following year: one after the last year written before it
+                prior = [x for x in found if x.start < offset + s and x.iso[:4].isdigit()]
+                if not prior:
+                    continue
+                year = int(max(prior, key=lambda x: x.start).iso[:4]) + 1
             month = months.get((g.get("mn") or "").lower()) if g.get("mn") else _num(g.get("m"), lang)
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:

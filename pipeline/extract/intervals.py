@@ -71,7 +71,7 @@ def interval(num: Num, q: Quantity, value: float, bound: str, kind: str, setting
         return _clean(value), None
     # approx
     tol = settings.approx_tolerance
-    spread = max(abs(value) * tol, 0 if point else half)
+    spread = abs(value) * tol
     low = value - spread
     high = value + spread
     if kind == "count":

@@ -26,26 +26,31 @@ class Num:
     value: float
     step: float = 1.0  # the unit of the last digit written, after any scale word
     integer: bool = True
-    source: str = "arabic"  # arabic, cjk, word, vague
+    source: str = "arabic"  # arabic, cjk, word, vague, indefinite, half, implicit
     low: float | None = None  # vague quantities and ranges carry their own interval
     high: float | None = None
     bound: str | None = None  # bound implied by the quantity word (上百 -> lower)
 
 
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
 def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False) -> str | None:
-    """Longest form that `text` starts with at `pos` (forms must be sorted longest first)."""
+    """Longest form that `text` starts with at `pos` (forms sorted longest first).  Forms made of Latin
+    letters match case-insensitively and only as whole words; CJK forms match exactly."""
     for form in forms:
         if not form:
             continue
-        if latin:
-            seg = text[pos:pos + len(form)]
+        seg = text[pos:pos + len(form)]
+        if form.isascii():
             if seg.lower() != form.lower():
                 continue
             after = pos + len(form)
-            if form[-1].isalnum() and after < len(text) and (text[after].isalnum() or text[after] == "_"):
+            if _ascii_alnum(form[-1]) and after < len(text) and _ascii_alnum(text[after]):
                 continue
             return seg
-        if text.startswith(form, pos):
+        if seg == form:
             return form
     return None
 
@@ -68,7 +73,9 @@ def _word_regex(lang: Language) -> re.Pattern[str]:
         forms = _longest(list(lang.words) + list(lang.scales))
         alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
         piece = f"(?:{alt})"
-        lang.cache[key] = re.compile(rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*\b") if forms else None
+        # "threefold": a number word may run straight into -fold
+        lang.cache[key] = (re.compile(rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*(?:\b|(?=fold\b))")
+                           if forms else None)
     return lang.cache[key]
 
 
@@ -231,10 +238,77 @@ def _words(text: str, offset: int, lang: Language) -> list[Num]:
     return out
 
 
+def _regex_of(lang: Language, key: str, forms, word: bool) -> re.Pattern[str] | None:
+    if key not in lang.cache:
+        forms = sorted(set(forms), key=lambda f: (-len(f), f))
+        if not forms:
+            lang.cache[key] = None
+        else:
+            alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
+            lang.cache[key] = re.compile(f"(?i)\\b(?:{alt})\\b" if word else f"(?:{alt})")
+    return lang.cache[key]
+
+
+def _implicit(text: str, offset: int, lang: Language) -> list[Num]:
+    """Words that are ratios by themselves: twice, doubled, 翻了一番."""
+    out = []
+    for word in (True, False):
+        forms = [f for f in lang.implicit_ratios if f.isascii() == word]
+        rx = _regex_of(lang, f"implicit_re_{word}", forms, word)
+        if rx is None:
+            continue
+        for m in rx.finditer(text):
+            key = next(f for f in lang.implicit_ratios if f.lower() == re.sub(r"\s+", " ", m.group(0).lower()))
+            out.append(Num(offset + m.start(), offset + m.end(), lang.implicit_ratios[key], 1.0, True, "implicit"))
+    return out
+
+
+def _before_unit(text: str, end: int, lang: Language, kinds: tuple[str, ...] = ("duration",)) -> bool:
+    """Whether a unit of one of `kinds` (or a magnitude word) follows `end`, spaces allowed."""
+    q = end
+    while q < len(text) and text[q] == " ":
+        q += 1
+    unit_forms = lang.cache.setdefault("unit_forms", _longest(lang.units))
+    m = _match_form(text, q, unit_forms)
+    if m is not None:
+        unit = lang.units.get(m) or next(u for f, u in lang.units.items() if f.lower() == m.lower())
+        if unit.kind in kinds:
+            return True
+    return _match_form(text, q, lang.magnitude_words) is not None
+
+
+def _indefinite_and_half(text: str, offset: int, lang: Language) -> list[Num]:
+    """"a week", "an order of magnitude" (one); 半分钟, 半小时 (one half)."""
+    out = []
+    rx = _regex_of(lang, "indefinite_re", lang.indefinite, True)
+    if rx is not None:
+        for m in rx.finditer(text):
+            if _before_unit(text, m.end(), lang):
+                out.append(Num(offset + m.start(), offset + m.end(), 1.0, 1.0, True, "indefinite"))
+    for h in lang.half:
+        for m in re.finditer(re.escape(h), text):
+            if _before_unit(text, m.end(), lang) and not (m.start() > 0 and text[m.start() - 1] in lang.classifiers):
+                out.append(Num(offset + m.start(), offset + m.end(), 0.5, 0.5, False, "half"))
+    return out
+
+
+def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
+    """数 / 几 straight before a classifier or unit: 几个月, 数家 (two to nine)."""
+    out = []
+    if not lang.vague_prefixes:
+        return out
+    heads = tuple(sorted(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}, key=lambda f: -len(f)))
+    for prefix, (lo, hi) in lang.vague_prefixes.items():
+        for m in re.finditer(re.escape(prefix), text):
+            if _match_form(text, m.end(), heads):
+                out.append(Num(offset + m.start(), offset + m.end(), lo, 1.0, True, "vague", lo, hi, "approx"))
+    return out
+
+
 def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
     """All numbers in `text` (a sentence of the analysis text starting at article offset `offset`),
     non-overlapping, in order.  Vague phrases win over the numerals inside them."""
-    found = _vague(text, offset, lang)
+    found = _implicit(text, offset, lang) + _vague(text, offset, lang)
     taken = [(n.start, n.end) for n in found]
     for n in _arabic(text, offset, lang):
         if not any(a < n.end and n.start < b for a, b in taken):
@@ -243,10 +317,12 @@ def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
     if lang.digits:
         found.extend(_cjk(text, offset, lang, taken))
         taken = [(n.start, n.end) for n in found]
-    if lang.words:
-        for n in _words(text, offset, lang):
-            if not any(a < n.end and n.start < b for a, b in taken):
-                found.append(n)
+    extra = (_words(text, offset, lang) if lang.words else []) + _indefinite_and_half(text, offset, lang) + (
+        _vague_counted(text, offset, lang))
+    for n in extra:
+        if not any(a < n.end and n.start < b for a, b in taken):
+            found.append(n)
+            taken.append((n.start, n.end))
     found.sort(key=lambda n: (n.start, -n.end))
     out: list[Num] = []
     for n in found:

@@ -28,6 +28,8 @@ class Quantity:
     reading_after: tuple[str, str] | None = None  # (reading, cue) decided by words after the marker
     classifier: str | None = None
     unit_key: str | None = None
+    add: float = 0.0  # 一个半小时, a minute and a half: half a unit more
+    prefix: bool = False  # the unit was written before the number (百分之九十, $10 million)
 
 
 def skip_spaces(text: str, pos: int, limit: int) -> int:
@@ -39,24 +41,28 @@ def skip_spaces(text: str, pos: int, limit: int) -> int:
 class Reader:
     """Reads the phrases around numbers in one sentence of the analysis text."""
 
-    def __init__(self, text: str, lang: Language, sent_start: int, sent_end: int, num_starts: set[int]):
+    def __init__(self, text: str, lang: Language, sent_start: int, sent_end: int, num_starts: set[int],
+                 boundaries: frozenset[int] = frozenset()):
         self.text = text
         self.lang = lang
         self.s0 = sent_start
         self.s1 = sent_end
         self.latin = not lang.cjk
         self.num_starts = num_starts
+        self.boundaries = boundaries
         c = lang.cache
         self.unit_forms = c.setdefault("unit_forms", tuple(sorted(lang.units, key=lambda s: (-len(s), s))))
         self.noun_forms = c.setdefault("noun_forms", tuple(sorted(lang.nouns, key=lambda s: (-len(s), s))))
         self.inner = tuple(f for b in ("lower", "upper", "approx") for f in lang.bounds_inner.get(b, ()))
 
     # -- small matchers -------------------------------------------------------------------------
-    def match(self, pos: int, forms) -> str | None:
+    def match(self, pos: int, forms, glued_ok: bool = False) -> str | None:
         if pos >= self.s1:
             return None
         m = _match_form(self.text[: self.s1], pos, forms, latin=self.latin)
-        if m and self.latin and m[0].isalpha() and pos > 0 and self.text[pos - 1].isalpha():
+        # a Latin form must not start inside a word ("...s"), except a marker glued on (threefold)
+        if m and m.isascii() and m[0].isalpha() and pos > 0 and self.text[pos - 1].isascii() and (
+                self.text[pos - 1].isalpha()) and not glued_ok:
             return None
         return m
 
@@ -77,9 +83,38 @@ class Reader:
 
     # -- the quantity after a number -----------------------------------------------------------
     def quantity(self, num: Num) -> Quantity | None:
+        q = self._quantity(num)
+        if q is not None and q.kind == "duration":
+            # a minute and a half
+            half = self.match(skip_spaces(self.text, q.end, self.s1), self.lang.half_after)
+            if half:
+                end = skip_spaces(self.text, q.end, self.s1) + len(half)
+                return Quantity(q.kind, q.unit, q.factor, end, marker=q.marker, unit_key=q.unit_key,
+                                inner_bound=q.inner_bound, add=0.5)
+        return q
+
+    def prefix_unit(self, num: Num) -> tuple[int, Unit] | None:
+        """A unit written before the number: 百分之九十, $10."""
+        for form, unit in sorted(self.lang.prefix_units.items(), key=lambda kv: -len(kv[0])):
+            start = num.start - len(form)
+            if start >= self.s0 and self.text[start:num.start] == form:
+                return start, unit
+        return None
+
+    def _quantity(self, num: Num) -> Quantity | None:
         lang = self.lang
+        if num.source == "implicit":
+            return Quantity("ratio", "x", 1.0, num.end, marker=self.text[num.start:num.end],
+                            reading_after=("times_as", self.text[num.start:num.end]))
+        pre = self.prefix_unit(num)
+        if pre is not None:
+            start, unit = pre
+            end = num.end
+            return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=self.text[start:num.start],
+                            unit_key=unit.key, prefix=True)
         p = skip_spaces(self.text, num.end, self.s1)
-        if self.latin and p < self.s1 and self.text[p] == "-" and p == num.end:
+        if p == num.end and p + 1 < self.s1 and self.text[p] == "-" and self.text[p + 1].isascii() and (
+                self.text[p + 1].isalpha()):
             p += 1  # 23-second, 2,048-chip
         inner = self.inner_at(p)
         p_in = p + len(inner[1]) if inner else p
@@ -100,6 +135,7 @@ class Reader:
         # units, possibly after 个 and an inner bound: 三个多星期
         u = self.unit_at(p_in)
         cls = None
+        add = 0.0
         if u is None and lang.classifiers:
             cls = self.match(p, lang.classifiers)
             if cls:
@@ -108,10 +144,23 @@ class Reader:
                 if inner2:
                     q += len(inner2[1])
                     inner = inner or inner2
+                half = self.match(q, lang.half)
+                if half:
+                    q += len(half)
                 u2 = self.unit_at(skip_spaces(self.text, q, self.s1))
                 if u2 and u2[1].kind == "duration":
                     u = u2
                     p_in = skip_spaces(self.text, q, self.s1)
+                    add = 0.5 if half else 0.0
+        if u is None:
+            # 1分28秒: a unit that only counts as the first part of a compound duration
+            comp = self.match(p_in, tuple(sorted(lang.compound_units, key=lambda f: -len(f))))
+            if comp:
+                nxt = skip_spaces(self.text, p_in + len(comp), self.s1)
+                if nxt in self.num_starts:
+                    unit = lang.compound_units[comp]
+                    return Quantity(unit.kind, unit.unit, unit.factor, p_in + len(comp), marker=comp,
+                                    unit_key=unit.key)
         if u is not None:
             form, unit = u
             end = p_in + len(form)
@@ -123,7 +172,9 @@ class Reader:
                     return Quantity("ratio", "x", 0.01, end2, percent_increase=True, marker=form + " " + inc,
                                     inner_bound=inner[0] if inner else None)
             return Quantity(unit.kind, unit.unit, unit.factor, end, marker=form, unit_key=unit.key,
-                            inner_bound=inner[0] if inner else None)
+                            inner_bound=inner[0] if inner else None, add=add)
+        if num.source in ("indefinite", "half"):
+            return None
         # counts: classifier (+ noun) in Chinese; noun in English
         if cls is None and lang.classifiers:
             cls = self.match(p_in, lang.classifiers)
@@ -136,16 +187,72 @@ class Reader:
                 inner = inner2
                 q += len(inner2[1])
             noun, nstart, nend = self.noun_after(q)
-            end = nend if noun and nstart - q <= 8 else q
+            # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
+            end = nend if noun and not self.text[q:nstart].strip() else q
+            if noun is None:
+                noun = self.noun_before(num.start, q, lang.classifier_counts.get(cls))
             return Quantity("count", "count", 1.0, end, counted=noun or "other",
                             inner_bound=inner[0] if inner else None, classifier=cls)
         noun, nstart, nend = self.noun_after(p_in, direct=lang.cjk)
         if noun:
             return Quantity("count", "count", 1.0, nend, counted=noun, inner_bound=inner[0] if inner else None)
+        # 1750 亿, 175 billion parameters, 50,000 images: a scaled number or one before a plural noun
+        plural = self.plural_after(p_in)
+        if num.step > 1 and num.source == "arabic":
+            return Quantity("count", "count", 1.0, plural or num.end, counted="other")
+        if plural and num.source in ("arabic", "word", "vague"):
+            return Quantity("count", "count", 1.0, plural, counted="other")
         return None
 
+    def plural_after(self, pos: int) -> int | None:
+        """End of a plural English noun right after `pos` (images, parameters), else None."""
+        q = pos
+        end = q
+        while end < self.s1 and self.text[end].isascii() and self.text[end].isalpha():
+            end += 1
+        word = self.text[q:end]
+        if len(word) >= 4 and word.islower() and word.endswith("s") and not word.endswith("ss"):
+            return end
+        return None
+
+    def _counted(self, noun: str) -> str:
+        return self.lang.nouns.get(noun) or next(v for k, v in self.lang.nouns.items() if k.lower() == noun.lower())
+
+    def noun_before(self, pos: int, after: int, allowed: tuple[str, ...] | None) -> str | None:
+        """What a classifier that ends its phrase counts (GPU 集群规模已达 1.2 万块。 厂商少于 5 家。
+        八项中的六项): a noun earlier in the clause that the classifier can count (any noun, the nearest,
+        for a general classifier such as 个), else the classifier's usual sense."""
+        if not self.lang.cjk:
+            return None
+        nxt = skip_spaces(self.text, after, self.s1)
+        links = {link[0] for link in self.lang.partitive_links}
+        if nxt < self.s1 and self.text[nxt] not in PUNCT_STOP and self.text[nxt] not in links:
+            return None
+        q = pos
+        floor = max(self.s0, pos - 16)
+        while q > floor and self.text[q - 1] not in PUNCT_STOP and not self.text[q - 1].isdigit():
+            q -= 1
+        found = []
+        i = q
+        while i < pos:
+            noun = self.match(i, self.noun_forms)
+            if noun and (not self.boundaries or self._whole_word(i, i + len(noun))):
+                found.append(self._counted(noun))
+                i += len(noun)
+                continue
+            i += 1
+        if allowed:
+            return next((c for c in found if c in allowed), allowed[0])
+        return found[-1] if found else None
+
+    def _whole_word(self, start: int, end: int) -> bool:
+        b = self.boundaries
+        ok_start = start in b or not self.text[start - 1: start].strip() or self.text[start - 1].isascii()
+        ok_end = end in b or end >= self.s1 or self.text[end].isascii()
+        return ok_start and ok_end
+
     def ratio_marker_at(self, pos: int, num: Num) -> str | None:
-        m = self.match(pos, self.lang.ratio_markers)
+        m = self.match(pos, self.lang.ratio_markers, glued_ok=pos == num.end)
         if not m:
             return None
         if m.lower() == "x" and self.latin:
@@ -179,6 +286,7 @@ class Reader:
         lang = self.lang
         limit = min(self.s1, pos + lang.noun_window)
         q = pos
+        unknown = False
         while q < limit:
             ch = self.text[q]
             if ch in PUNCT_STOP:
@@ -186,24 +294,37 @@ class Reader:
             if q in self.num_starts and q != pos:
                 break
             noun = self.match(q, self.noun_forms)
+            if noun and self.lang.cjk and self.boundaries and not self._whole_word(q, q + len(noun)):
+                noun = None
             if noun:
-                counted = lang.nouns.get(noun) or next(v for k, v in lang.nouns.items() if k.lower() == noun.lower())
-                return counted, q, q + len(noun)
+                # compounds are head-final: DGX A100 系统 counts systems, A100 GPUs counts GPUs
+                # only a name (A100, TPU) modifies a following noun; 公司提交 is noun + verb
+                while any(c.isupper() or c.isdigit() for c in noun):
+                    nxt = skip_spaces(self.text, q + len(noun), self.s1)
+                    more = self.match(nxt, self.noun_forms)
+                    if not more or (self.lang.cjk and self.boundaries and not self._whole_word(nxt, nxt + len(more))):
+                        break
+                    q, noun = nxt, more
+                return self._counted(noun), q, q + len(noun)
             if direct and not ch.isspace():
                 # Chinese without a classifier: the noun must follow at once (4096 TPU芯片)
                 if not (ch.isascii() and ch.isalnum()):
                     break
-            if self.latin:
+            if ch.isascii() and ch.isalpha() or (self.latin and ch.isspace()):
                 # pass over names (TPU, v3, A100, Nvidia's) and listed modifiers, stop at other words
                 if ch.isspace():
                     q += 1
                     continue
                 wend = q
-                while wend < limit and not self.text[wend].isspace() and self.text[wend] not in PUNCT_STOP:
+                while wend < limit and self.text[wend].isascii() and not self.text[wend].isspace() and (
+                        self.text[wend] not in PUNCT_STOP):
                     wend += 1
                 word = self.text[q:wend]
                 if not (any(c.isupper() or c.isdigit() for c in word) or word.lower() in lang.modifiers):
-                    break
+                    # one plain word may qualify the noun (six application areas), not two
+                    if unknown:
+                        break
+                    unknown = True
                 q = wend
                 continue
             q += 1

@@ -9,7 +9,7 @@ the `Language` object built here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,17 +24,20 @@ LANGUAGES = ("zh", "en")
 SCHEMA: dict[str, set[str] | None] = {
     "lang": None,
     "script": None,
+    # another language whose units, nouns, cues and markers also apply (mixed zh/en sentences)
+    "mixed_with": None,
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
-        "vague", "half", "words", "indefinite",
+        "vague", "half", "words", "indefinite", "half_after",
     },
-    "units": {"duration", "compute", "percent", "money", "other"},
+    "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
-    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase"},
-    "bounds": {"before", "after", "inner"},
-    "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers"},
+    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit"},
+    "bounds": {"before", "after", "inner", "gap"},
+    "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
+               "classifier_counts", "far_partitive_links"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
-              "relative_years"},
+              "relative_years", "following_year"},
     "not_claims": None,
     "sentences": {"terminators", "closers"},
 }
@@ -66,6 +69,7 @@ class Language:
     half: tuple[str, ...]
     words: dict[str, float]
     indefinite: tuple[str, ...]
+    half_after: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
     ratio_markers: tuple[str, ...]
@@ -74,6 +78,11 @@ class Language:
     reading_clause: dict[str, tuple[str, ...]]
     reading_after: dict[str, tuple[str, ...]]
     percent_increase: tuple[str, ...]
+    implicit_ratios: dict[str, float]
+    compound_units: dict[str, Unit]
+    bound_gap: tuple[str, ...]
+    classifier_counts: dict[str, tuple[str, ...]]
+    far_partitive_links: tuple[str, ...]
     bounds_before: dict[str, tuple[str, ...]]
     bounds_after: dict[str, tuple[str, ...]]
     bounds_inner: dict[str, tuple[str, ...]]
@@ -162,8 +171,8 @@ def base_units() -> dict[str, Unit]:
 
 
 @lru_cache(maxsize=8)
-def load_language(code: str, lang_dir: str | None = None) -> Language:
-    """Build the Language object for `code` ("zh", "en"); cached per process."""
+def _load_one(code: str, lang_dir: str | None = None) -> Language:
+    """Build the Language object for `code` from its own lexicon; cached per process."""
     root = Path(lang_dir) if lang_dir else LANG_DIR
     path = root / code / "lexicon.yaml"
     if not path.exists():
@@ -189,6 +198,7 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
     sents = data.get("sentences") or {}
     not_claims = _compile_patterns(base_path, base_nc, "")
     not_claims.update(_compile_patterns(path, data.get("not_claims"), f"{code}."))
+    compound = {str(k): units[v] for k, v in ((data.get("units") or {}).get("compound") or {}).items()}
     vague_prefixes = {
         k: (float(v["low"]), float(v["high"])) for k, v in (num.get("vague_prefixes") or {}).items()
     }
@@ -205,7 +215,8 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         half=tuple(num.get("half") or ()),
         words={str(k).lower(): float(v) for k, v in (num.get("words") or {}).items()},
         indefinite=tuple(num.get("indefinite") or ()),
-        units=_units(path, units, data.get("units") or {}, "units"),
+        half_after=_longest_first(num.get("half_after") or []),
+        units=_units(path, units, {k: v for k, v in (data.get("units") or {}).items() if k != "compound"}, "units"),
         prefix_units={str(k): units[v] for k, v in (data.get("prefix_units") or {}).items()},
         ratio_markers=_longest_first(ratio.get("markers") or []),
         magnitude_words=_longest_first(ratio.get("magnitude") or []),
@@ -213,6 +224,11 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         reading_clause=_reading_map(path, ratio.get("clause"), "ratio.clause"),
         reading_after=_reading_map(path, ratio.get("after"), "ratio.after"),
         percent_increase=_longest_first(ratio.get("percent_increase") or []),
+        implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
+        compound_units=compound,
+        bound_gap=_longest_first(bounds.get("gap") or []),
+        classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
+        far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
         bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),
         bounds_inner=_bound_map(path, bounds.get("inner"), "bounds.inner"),
@@ -227,6 +243,43 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         terminators=tuple(sents.get("terminators") or ()),
         closers=tuple(sents.get("closers") or ()),
         source=str(path),
+    )
+
+
+def _merged(own: dict, other: dict) -> dict:
+    out = dict(other)
+    out.update(own)
+    return out
+
+
+def _merged_forms(own: dict[str, tuple[str, ...]], other: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    keys = set(own) | set(other)
+    return {k: _longest_first(list(own.get(k, ())) + list(other.get(k, ()))) for k in keys}
+
+
+@lru_cache(maxsize=8)
+def load_language(code: str, lang_dir: str | None = None) -> Language:
+    """The Language object for `code` ("zh", "en"), with the forms of its `mixed_with` language added
+    (its own forms win): news mixes "64 chips" into Chinese and 机器之心 into English."""
+    own = _load_one(code, lang_dir)
+    path = Path(lang_dir) if lang_dir else LANG_DIR
+    mixed = (read_yaml(path / code / "lexicon.yaml") or {}).get("mixed_with")
+    if not mixed:
+        return own
+    other = _load_one(str(mixed), lang_dir)
+    return replace(
+        own,
+        units=_merged(own.units, other.units),
+        nouns=_merged(own.nouns, other.nouns),
+        ratio_markers=_longest_first(own.ratio_markers + other.ratio_markers),
+        magnitude_words=_longest_first(own.magnitude_words + other.magnitude_words),
+        reading_after=_merged_forms(own.reading_after, other.reading_after),
+        percent_increase=_longest_first(own.percent_increase + other.percent_increase),
+        bounds_before=_merged_forms(own.bounds_before, other.bounds_before),
+        bounds_after=_merged_forms(own.bounds_after, other.bounds_after),
+        implicit_ratios=_merged(own.implicit_ratios, other.implicit_ratios),
+        not_claims=_merged(own.not_claims, other.not_claims),
+        cache={},
     )
 
 

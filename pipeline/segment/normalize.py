@@ -28,23 +28,38 @@ def _t2s():
     return opencc.OpenCC("t2s")
 
 
+@lru_cache(maxsize=1)
+def _s2t():
+    import opencc
+
+    return opencc.OpenCC("s2t")
+
+
 def is_cjk(ch: str) -> bool:
     o = ord(ch)
     return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F or 0xF900 <= o <= 0xFAFF
 
 
+def _changed(sample: str, conv) -> int:
+    converted = conv.convert(sample)
+    if len(converted) != len(sample):
+        return sum(1 for c in sample if conv.convert(c) != c)
+    return sum(1 for a, b in zip(sample, converted, strict=True) if a != b)
+
+
 def traditional_share(text: str) -> float:
-    """Share of CJK characters that t2s changes: near 0 for Simplified text, well above for Traditional."""
+    """How Traditional the text is: the share of CJK characters that t2s changes, counted only when
+    Traditional-only characters outnumber Simplified-only ones (昇腾 is Simplified text, though t2s
+    turns 昇 into 升)."""
     cjk = [c for c in text if is_cjk(c)]
     if not cjk:
         return 0.0
     sample = "".join(cjk[:5000])
-    converted = _t2s().convert(sample)
-    if len(converted) != len(sample):
-        changed = sum(1 for c in sample if _t2s().convert(c) != c)
-    else:
-        changed = sum(1 for a, b in zip(sample, converted, strict=True) if a != b)
-    return changed / len(sample)
+    trad = _changed(sample, _t2s())
+    simp = _changed(sample, _s2t())
+    if trad <= simp:
+        return 0.0
+    return trad / len(sample)
 
 
 def to_simplified(text: str) -> str:

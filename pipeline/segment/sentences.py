@@ -27,6 +27,8 @@ class Segmented:
     analysis: str
     traditional: bool
     sentences: tuple[Sentence, ...]
+    # offsets where a token starts or ends: Chinese nouns must match whole words (人 is not in 人工智能)
+    boundaries: frozenset[int] = frozenset()
 
 
 def _cjk_share(text: str) -> float:
@@ -98,6 +100,7 @@ def segment(article: Article, max_paragraph_chars: int = 100_000) -> Segmented:
     for i, (s, e) in enumerate(paras):
         by_lang["zh" if _cjk_share(analysis[s:e]) >= 0.3 else "en"].append(i)
     found: list[tuple[int, int, int]] = []  # (start, end, paragraph)
+    bounds: set[int] = set()
     for code, idxs in by_lang.items():
         if not idxs:
             continue
@@ -108,6 +111,10 @@ def segment(article: Article, max_paragraph_chars: int = 100_000) -> Segmented:
             texts.append(analysis[s:min(e, s + max_paragraph_chars)])
         for i, doc in zip(idxs, nlp.pipe(texts, batch_size=64), strict=True):
             base = paras[i][0]
+            if code == "zh":
+                for tok in doc:
+                    bounds.add(base + tok.idx)
+                    bounds.add(base + tok.idx + len(tok.text))
             for sent in doc.sents:
                 s, e = _clean_span(analysis, base + sent.start_char, base + sent.end_char)
                 if e > s:
@@ -122,7 +129,8 @@ def segment(article: Article, max_paragraph_chars: int = 100_000) -> Segmented:
                  lang=sentence_lang(analysis[s:e]), paragraph=p)
         for n, (s, e, p) in enumerate(found)
     )
-    return Segmented(article=article, analysis=analysis, traditional=traditional, sentences=sentences)
+    return Segmented(article=article, analysis=analysis, traditional=traditional, sentences=sentences,
+                     boundaries=frozenset(bounds))
 
 
 def user_dict_path() -> Path:

@@ -1,0 +1,164 @@
+"""The `newsclaims` command line: thin wrappers over the library's functions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.errors import NewsclaimsError
+from pipeline.settings import Settings
+
+app = typer.Typer(help="Fact-check the numbers in tech news against official MLPerf results.",
+                  no_args_is_help=True, add_completion=False)
+official_app = typer.Typer(help="Build and inspect the official MLPerf tables.", no_args_is_help=True)
+app.add_typer(official_app, name="official")
+console = Console(stderr=True, soft_wrap=True)
+out_console = Console()
+
+ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with a [tool.newsclaims] table.")]
+
+
+def _settings(config: Path | None) -> Settings:
+    if config is not None:
+        return Settings.from_toml(config)
+    here = Path("pyproject.toml")
+    if here.exists():
+        try:
+            return Settings.from_toml(here)
+        except NewsclaimsError:
+            pass
+    return Settings()
+
+
+@app.command()
+def run(
+    input_dir: Annotated[Path, typer.Argument(help="Folder of articles (.txt, .md, .html), searched recursively.")],
+    out: Annotated[Path, typer.Option("--out", help="Output folder (claims.jsonl, claims.csv, errors.jsonl).")],
+    official: Annotated[Path | None, typer.Option(help="Official table (CSV) to reconcile against.")] = None,
+    engine: Annotated[str, typer.Option(help="local or dask.")] = "local",
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    config: ConfigOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Extract and check every numeric claim of the articles in INPUT_DIR."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from pipeline.run.batch import run_batch
+
+    if not input_dir.exists():
+        console.print(f"[red]error:[/red] {input_dir}: no such file or folder")
+        raise typer.Exit(2)
+    settings = _settings(config)
+    if official is not None:
+        settings = settings.updated({"official": str(official)})
+    if engine not in ("local", "dask"):
+        console.print(f"[red]error:[/red] --engine must be local or dask, not {engine!r}")
+        raise typer.Exit(2)
+    if engine == "dask":
+        console.print("[red]error:[/red] the dask engine is not available in this version; use --engine local")
+        raise typer.Exit(2)
+    with Progress(TextColumn("[bold]newsclaims"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=console, disable=quiet) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done: int, total: int, doc: str) -> None:
+            bar.update(task, completed=done, total=total, description=doc[-50:])
+
+        summary = run_batch(input_dir, out, settings, workers=workers, progress=progress)
+    console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
+                  f"{summary.claims} claims, {summary.errors} errors -> {out}")
+    for doc in summary.error_docs[:10]:
+        console.print(f"  [yellow]could not process[/yellow] {doc} (see errors.jsonl)")
+    if not summary.ok:
+        console.print("[red]error:[/red] no article could be read")
+        raise typer.Exit(1)
+
+
+@app.command()
+def extract(
+    text: Annotated[str, typer.Argument(help="Text to analyse; '-' reads standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """Print the numeric claims of a sentence or paragraph."""
+    from pipeline.run.process import extract_text
+
+    if text == "-":
+        text = sys.stdin.read()
+    claims = extract_text(text)
+    if as_json:
+        for c in claims:
+            print(c.to_json())
+        return
+    table = Table(show_lines=False)
+    for col in ("text", "kind", "value", "unit", "counted", "of", "bound", "low", "high", "reading"):
+        table.add_column(col)
+    for c in claims:
+        table.add_row(c.text, c.kind, str(c.value), c.unit, c.counted or "", "" if c.of_total is None else str(c.of_total),
+                      c.bound, "" if c.low is None else f"{c.low:g}", "" if c.high is None else f"{c.high:g}",
+                      c.ratio_reading or "")
+    out_console.print(table)
+
+
+@app.command()
+def evaluate(
+    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run (with claims.jsonl).")],
+    annotations: Annotated[Path, typer.Argument(help="Folder of reviewed gold claims.")],
+    misses: Annotated[int, typer.Option(help="How many disagreements to list.")] = 40,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Precision, recall and F1 of a run against reviewed annotations, per language, with the misses."""
+    from pipeline.fileio import read_jsonl
+    from pipeline.review.evaluate import evaluate as run_eval
+    from pipeline.review.evaluate import load_gold
+
+    claims_path = run_dir / "claims.jsonl"
+    if not claims_path.exists():
+        console.print(f"[red]error:[/red] {claims_path}: not found; run `newsclaims run` first")
+        raise typer.Exit(2)
+    gold = load_gold(annotations)
+    if not gold:
+        console.print(f"[red]error:[/red] {annotations}: no gold claims found (*.jsonl)")
+        raise typer.Exit(2)
+    rep = run_eval(read_jsonl(claims_path), gold)
+    figures = rep.as_dict()
+    if as_json:
+        print(json.dumps(figures, ensure_ascii=False, indent=1))
+        return
+    table = Table(title=f"extraction on {figures['docs']} annotated articles")
+    for col in ("lang", "span P", "span R", "span F1", "claim P", "claim R", "claim F1", "tp", "fp", "fn"):
+        table.add_column(col)
+    for lang, s in figures["span"].items():
+        c = figures["claim"][lang]
+        table.add_row(lang, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}", f"{c['precision']:.3f}",
+                      f"{c['recall']:.3f}", f"{c['f1']:.3f}", str(c["tp"]), str(c["fp"]), str(c["fn"]))
+    out_console.print(table)
+    ftable = Table(title="agreement on matched claims")
+    ftable.add_column("lang")
+    ftable.add_column("field")
+    ftable.add_column("accuracy")
+    ftable.add_column("n")
+    for lang, fs in figures["fields"].items():
+        for name, v in fs.items():
+            ftable.add_row(lang, name, "" if v["accuracy"] is None else f"{v['accuracy']:.3f}", str(v["n"]))
+    out_console.print(ftable)
+    for m in rep.misses[:misses]:
+        out_console.print(f"[yellow]{m['type']:6}[/yellow] {m['doc']}: gold={m.get('gold')} pred={m.get('pred')}",
+                          markup=True, highlight=False)
+
+
+def main() -> None:
+    try:
+        app()
+    except NewsclaimsError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

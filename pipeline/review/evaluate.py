@@ -1,0 +1,160 @@
+"""Compare a run's claims with reviewed gold claims (annotations/).
+
+Gold lives in annotations/<doc>.jsonl, one claim per line in the contract's fields (the doc path mirrors
+the corpus layout).  A predicted claim matches a gold claim of the same doc when their spans overlap
+(one-to-one, largest overlap first).  Reported per language:
+- span P/R/F1: overlap alone;
+- claim P/R/F1: overlap and equal value, unit and bound (the issue's definition of a correct claim);
+- agreement on matched pairs for value, unit, bound, kind, counted, ratio_reading, each entity type and
+  verdict (only where the gold gives the field).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.fileio import read_jsonl
+
+ENTITY_KEYS = ("org", "accelerator", "system", "benchmark", "round", "framework")
+
+
+def load_gold(ann_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    gold: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted(Path(ann_dir).rglob("*.jsonl")):
+        if path.name.startswith(".") or "review" in path.parts[-2:-1]:
+            continue
+        for row in read_jsonl(path):
+            if row.get("status") == "rejected":
+                continue
+            gold.setdefault(row["doc"], []).append(row)
+    return gold
+
+
+def same_value(a: Any, b: Any) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, str) or isinstance(b, str):
+        return str(a) == str(b)
+    return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
+
+
+def full_match(p: dict, g: dict) -> bool:
+    return same_value(p.get("value"), g.get("value")) and p.get("unit") == g.get("unit") and (
+        p.get("bound", "exact") == g.get("bound", "exact"))
+
+
+def _pairs(pred: list[dict], gold: list[dict]) -> list[tuple[int, int]]:
+    cands = []
+    for i, p in enumerate(pred):
+        for j, g in enumerate(gold):
+            ov = min(p["end"], g["end"]) - max(p["start"], g["start"])
+            if ov > 0:
+                # prefer pairs that also agree on the value, then larger overlap
+                cands.append((full_match(p, g), ov, i, j))
+    cands.sort(reverse=True)
+    used_p, used_g, pairs = set(), set(), []
+    for _, _, i, j in cands:
+        if i not in used_p and j not in used_g:
+            used_p.add(i)
+            used_g.add(j)
+            pairs.append((i, j))
+    return pairs
+
+
+@dataclass
+class Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def prf(self) -> tuple[float, float, float]:
+        p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+        r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return p, r, f
+
+
+@dataclass
+class Report:
+    span: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
+    claim: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
+    fields: dict[str, dict[str, list[int]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
+    misses: list[dict[str, Any]] = field(default_factory=list)
+    docs: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"docs": self.docs, "span": {}, "claim": {}, "fields": {}}
+        for name, table in (("span", self.span), ("claim", self.claim)):
+            for lang, c in sorted(table.items()):
+                p, r, f = c.prf()
+                out[name][lang] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
+                                   "tp": c.tp, "fp": c.fp, "fn": c.fn}
+        for lang, fs in sorted(self.fields.items()):
+            out["fields"][lang] = {k: {"accuracy": round(v[0] / v[1], 4) if v[1] else None, "n": v[1]}
+                                   for k, v in sorted(fs.items())}
+        return out
+
+
+def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] | None = None) -> Report:
+    rep = Report()
+    by_doc: dict[str, list[dict]] = defaultdict(list)
+    for row in pred_rows:
+        by_doc[row["doc"]].append(row)
+    docs = docs if docs is not None else set(gold)
+    rep.docs = len(docs)
+    for doc in sorted(docs):
+        pred, gl = by_doc.get(doc, []), gold.get(doc, [])
+        pairs = _pairs(pred, gl)
+        mp = {i for i, _ in pairs}
+        mg = {j for _, j in pairs}
+        for i, j in pairs:
+            p, g = pred[i], gl[j]
+            lang = g.get("lang") or p.get("lang") or "?"
+            for key in (lang, "all"):
+                rep.span[key].tp += 1
+                ok = full_match(p, g)
+                if ok:
+                    rep.claim[key].tp += 1
+                else:
+                    rep.claim[key].fp += 1
+                    rep.claim[key].fn += 1
+            if not full_match(p, g):
+                rep.misses.append({"type": "wrong", "doc": doc, "gold": _brief(g), "pred": _brief(p)})
+            for fname in ("value", "unit", "bound", "kind", "counted", "ratio_reading", "of_total", "verdict",
+                          "metric"):
+                if fname in g and (fname != "verdict" or g.get(fname)):
+                    hit = same_value(p.get(fname), g.get(fname)) if fname in ("value", "of_total") else (
+                        p.get(fname) == g.get(fname))
+                    for key in (lang, "all"):
+                        cell = rep.fields[key][fname]
+                        cell[0] += int(hit)
+                        cell[1] += 1
+            ge, pe = g.get("entities") or {}, p.get("entities") or {}
+            for ek in ENTITY_KEYS:
+                if ge.get(ek):
+                    for key in (lang, "all"):
+                        cell = rep.fields[key][f"entity.{ek}"]
+                        cell[0] += int(pe.get(ek) == ge.get(ek))
+                        cell[1] += 1
+        for i, p in enumerate(pred):
+            if i not in mp:
+                for key in (p.get("lang", "?"), "all"):
+                    rep.span[key].fp += 1
+                    rep.claim[key].fp += 1
+                rep.misses.append({"type": "extra", "doc": doc, "pred": _brief(p)})
+        for j, g in enumerate(gl):
+            if j not in mg:
+                for key in (g.get("lang", "?"), "all"):
+                    rep.span[key].fn += 1
+                    rep.claim[key].fn += 1
+                rep.misses.append({"type": "missed", "doc": doc, "gold": _brief(g)})
+    return rep
+
+
+def _brief(c: dict) -> dict[str, Any]:
+    return {k: c.get(k) for k in ("start", "end", "text", "kind", "value", "unit", "bound", "ratio_reading",
+                                  "verdict")}

@@ -1,0 +1,94 @@
+"""The real command line, run as a user would: exit codes, outputs per the contract, resume, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REQUIRED = ["doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted", "of_total",
+            "bound", "low", "high", "ratio_reading", "entities", "verdict", "official", "evidence", "explanation"]
+
+
+def newsclaims(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "in"
+    (root / "zh").mkdir(parents=True)
+    (root / "zh" / "a.txt").write_text("谷歌的 4096 块 TPU V3 将 VERT 的训练时间缩短到了 23 秒。平均提高了 1.7 倍。",
+                                       encoding="utf-8")
+    (root / "b article.md").write_text("# Title\n\nNvidia set records in six of the eight benchmarks.\n",
+                                       encoding="utf-8")
+    (root / "empty.txt").write_bytes(b"")
+    (root / "blob.txt").write_bytes(bytes(range(256)) * 10)
+    return root
+
+
+def test_run_writes_contract_outputs(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    proc = newsclaims("run", str(corpus), "--out", str(out), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (out / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["doc"] for r in rows} == {"zh/a.txt", "b article.md"}
+    for r in rows:
+        assert all(k in r for k in REQUIRED)
+    text = (corpus / "zh" / "a.txt").read_text(encoding="utf-8")
+    for r in rows:
+        if r["doc"] == "zh/a.txt":
+            assert text[r["start"]:r["end"]] == r["text"]
+    ratio = next(r for r in rows if r["kind"] == "ratio")
+    assert (ratio["value"], ratio["ratio_reading"]) == (1.7, "increase_by")
+    assert (out / "claims.csv").read_text(encoding="utf-8").startswith("id,doc,lang")
+
+
+def test_bad_articles_are_listed_and_the_batch_goes_on(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    proc = newsclaims("run", str(corpus), "--out", str(out), "--quiet")
+    assert proc.returncode == 0
+    errors = {e["doc"]: e for e in map(json.loads, (out / "errors.jsonl").read_text().splitlines())}
+    assert errors["empty.txt"]["error"] == "empty"
+    assert errors["blob.txt"]["error"] == "binary"
+    assert all(e["detail"] for e in errors.values())
+
+
+def test_rerun_reuses_unchanged_articles(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    newsclaims("run", str(corpus), "--out", str(out), "--quiet")
+    first = (out / "claims.jsonl").read_text(encoding="utf-8")
+    proc = newsclaims("run", str(corpus), "--out", str(out), "--quiet")
+    assert "4 unchanged" in proc.stderr
+    assert (out / "claims.jsonl").read_text(encoding="utf-8") == first
+
+
+def test_exit_code_is_1_when_no_article_can_be_read(tmp_path: Path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.txt").write_bytes(b"")
+    proc = newsclaims("run", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--quiet")
+    assert proc.returncode == 1
+    assert "no article could be read" in proc.stderr
+
+
+def test_missing_input_is_a_clear_error(tmp_path: Path):
+    proc = newsclaims("run", str(tmp_path / "nope"), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert "no such file or folder" in proc.stderr
+
+
+def test_extract_prints_claims_as_json():
+    proc = newsclaims("extract", "谷歌的超级计算机比 Cloud TPU v3 Pod 大三倍。", "--json")
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout.splitlines()[0])
+    assert (row["text"], row["value"], row["ratio_reading"]) == ("大三倍", 3, "ambiguous")
+
+
+@pytest.mark.parametrize("command", ["run", "extract", "evaluate"])
+def test_every_command_has_help(command: str):
+    proc = newsclaims(command, "--help")
+    assert proc.returncode == 0 and "Usage" in proc.stdout
