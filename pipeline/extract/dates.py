@@ -102,6 +102,9 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                 continue
             if year is None and month is None:
                 continue
+            if year is None and article_year is not None and name in ("md", "mdy"):
+                # "August 31" in an article of July 2020 means that year's August 31
+                year = article_year
             if year is None:
                 iso = f"--{month:02d}" + (f"-{day:02d}" if day else "")
             else:
