@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pipeline.extract.dates import find_dates
 from pipeline.extract.intervals import interval
-from pipeline.extract.numbers import Num, find_numbers
+from pipeline.extract.numbers import Num, cached, find_numbers
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
 from pipeline.lang.loader import Language, load_language
 from pipeline.records import Claim, Sentence
@@ -24,15 +24,23 @@ class _Cue:
     start: int
 
 
-def blocked_spans(text: str, langs: list[Language]) -> list[tuple[int, int]]:
-    """Spans of the analysis text that hold no claim (versions, model names, footnote ids...)."""
-    spans: set[tuple[int, int]] = set()
+def blocked_spans(text: str, langs: list[Language], offset: int = 0) -> list[tuple[int, int]]:
+    """Spans of the analysis text that hold no claim (versions, model names, footnote ids...), as
+    article offsets when `text` starts at `offset`."""
+    patterns: dict[str, re.Pattern[str]] = {}
     for lang in langs:
-        for rx in lang.not_claims.values():
-            for m in rx.finditer(text):
-                if m.end() > m.start():
-                    spans.add((m.start(), m.end()))
+        patterns.update(lang.not_claims)  # mixed languages share pattern names: run each once
+    spans: set[tuple[int, int]] = set()
+    for rx in patterns.values():
+        for m in rx.finditer(text):
+            if m.end() > m.start():
+                spans.add((offset + m.start(), offset + m.end()))
     return sorted(spans)
+
+
+# Context on each side of a sentence that not-claim patterns see (footnote markers after a full stop,
+# URLs that run over a sentence break).
+BLOCK_CONTEXT = 40
 
 
 def _overlaps(spans: list[tuple[int, int]], s: int, e: int) -> bool:
@@ -90,13 +98,16 @@ def _cue_after(text: str, pos: int, limit: int, forms: dict[str, tuple[str, ...]
 
 
 class SentenceExtractor:
-    def __init__(self, seg: Segmented, sent: Sentence, lang: Language, blocked: list[tuple[int, int]],
-                 settings: Settings, article_year: int | None):
+    def __init__(self, seg: Segmented, sent: Sentence, lang: Language, settings: Settings,
+                 article_year: int | None):
         self.seg = seg
         self.text = seg.analysis
         self.sent = sent
         self.lang = lang
-        self.blocked = blocked
+        a = max(0, sent.start - BLOCK_CONTEXT)
+        b = min(len(self.text), sent.end + BLOCK_CONTEXT)
+        # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
+        self.blocked = blocked_spans(self.text[a:b], [load_language(c) for c in ("zh", "en")], a)
         self.settings = settings
         self.article_year = article_year
         self.latin = not lang.cjk
@@ -105,6 +116,8 @@ class SentenceExtractor:
         s0, s1 = self.sent.start, self.sent.end
         body = self.text[s0:s1]
         claims: list[Claim] = []
+        if not _may_hold_number(body, self.lang):
+            return claims
         dates = self._dates(body)
         for d in dates:
             claims.append(self._claim(d.start, d.end, "date", d.iso, "date", None, None, "exact", None, None))
@@ -345,10 +358,21 @@ def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Cla
     """Every numeric claim of a segmented article, in document order."""
     settings = settings or Settings()
     langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
-    # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese text is a model name
-    blocked = blocked_spans(seg.analysis, [load_language(code) for code in ("zh", "en")])
     year = article_year(seg.article.meta)
     out: list[Claim] = []
     for sent in seg.sentences:
-        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], blocked, settings, year).run())
+        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year).run())
     return out
+
+
+def _may_hold_number(text: str, lang: Language) -> bool:
+    """Cheap test before the real work: a digit, a numeral character, or a number word."""
+    chars = cached(lang, "numeral_chars", lambda: frozenset(
+        "0123456789" + "".join(lang.digits) + "".join(lang.scales) + "".join(lang.half)
+        + "".join(f[0] for f in lang.vague) + "".join(lang.vague_prefixes)
+        + "".join(f[0] for f in lang.implicit_ratios if not f.isascii())))
+    if any(c in chars for c in text):
+        return True
+    if lang.words or lang.indefinite or lang.implicit_ratios:
+        return True  # English number words need the word scan
+    return False

@@ -70,6 +70,10 @@ def _num(s: str | None, lang: Language) -> int | None:
 
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None) -> list[DateMatch]:
     d = lang.dates
+    # every date pattern needs a digit, or (Chinese) a year/month word
+    if not any(c.isdigit() for c in text) and not (
+            lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)):
+        return []
     lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
     months = {k.lower(): v for k, v in (d.get("months") or {}).items()}
     rel_years = {k.lower(): v for k, v in (d.get("relative_years") or {}).items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cn2an
 
@@ -36,12 +37,25 @@ def _ascii_alnum(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
 
+@lru_cache(maxsize=512)
+def _by_first_char(forms: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Forms grouped by their (lower-cased) first character, longest first: a match tries only the
+    forms that can start at that character."""
+    groups: dict[str, list[str]] = {}
+    for form in sorted(set(forms), key=lambda f: (-len(f), f)):
+        if form:
+            groups.setdefault(form[0].lower() if form.isascii() else form[0], []).append(form)
+    return {k: tuple(v) for k, v in groups.items()}
+
+
 def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False) -> str | None:
-    """Longest form that `text` starts with at `pos` (forms sorted longest first).  Forms made of Latin
-    letters match case-insensitively and only as whole words; CJK forms match exactly."""
-    for form in forms:
-        if not form:
-            continue
+    """Longest form that `text` starts with at `pos`.  Forms made of Latin letters match
+    case-insensitively and only as whole words; CJK forms match exactly."""
+    if pos >= len(text):
+        return None
+    ch = text[pos]
+    candidates = _by_first_char(tuple(forms)).get(ch.lower() if ch.isascii() else ch, ())
+    for form in candidates:
         seg = text[pos:pos + len(form)]
         if form.isascii():
             if seg.lower() != form.lower():
@@ -57,6 +71,15 @@ def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: 
 
 def _longest(forms) -> tuple[str, ...]:
     return tuple(sorted(set(forms), key=lambda s: (-len(s), s)))
+
+
+def cached(lang: Language, key: str, build):
+    """A value derived from a Language, built once per process (Language objects are cached)."""
+    try:
+        return lang.cache[key]
+    except KeyError:
+        value = lang.cache[key] = build()
+        return value
 
 
 def _cjk_regex(lang: Language) -> re.Pattern[str]:
@@ -85,8 +108,8 @@ def _decimals(s: str) -> int:
 
 def _arabic(text: str, offset: int, lang: Language) -> list[Num]:
     out = []
-    scale_forms = _longest(lang.suffix_scales)
-    unit_forms = lang.cache.setdefault("unit_forms", _longest(lang.units))
+    scale_forms = cached(lang, "scale_forms", lambda: _longest(lang.suffix_scales))
+    unit_forms = cached(lang, "unit_forms", lambda: _longest(lang.units))
     for m in _ARABIC.finditer(text):
         raw = m.group(0)
         digits = raw.replace(",", "")
@@ -176,7 +199,7 @@ def _cjk(text: str, offset: int, lang: Language, taken: list[tuple[int, int]]) -
 
 def _vague(text: str, offset: int, lang: Language) -> list[Num]:
     out = []
-    forms = lang.cache.setdefault("vague_forms", _longest(lang.vague))
+    forms = cached(lang, "vague_forms", lambda: _longest(lang.vague))
     if not forms:
         return out
     if "vague_re" not in lang.cache:
@@ -268,7 +291,7 @@ def _before_unit(text: str, end: int, lang: Language, kinds: tuple[str, ...] = (
     q = end
     while q < len(text) and text[q] == " ":
         q += 1
-    unit_forms = lang.cache.setdefault("unit_forms", _longest(lang.units))
+    unit_forms = cached(lang, "unit_forms", lambda: _longest(lang.units))
     m = _match_form(text, q, unit_forms)
     if m is not None:
         unit = lang.units.get(m) or next(u for f, u in lang.units.items() if f.lower() == m.lower())
@@ -297,7 +320,7 @@ def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
     out = []
     if not lang.vague_prefixes:
         return out
-    heads = tuple(sorted(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}, key=lambda f: -len(f)))
+    heads = cached(lang, "vague_heads", lambda: _longest(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}))
     for prefix, (lo, hi) in lang.vague_prefixes.items():
         for m in re.finditer(re.escape(prefix), text):
             if _match_form(text, m.end(), heads):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.extract.numbers import Num, _match_form
+from pipeline.extract.numbers import Num, _longest, _match_form, cached
 from pipeline.lang.loader import Language, Unit
 
 PUNCT_STOP = set("，。、；：！？,;:!?()（）「」“”\"\n")
@@ -50,10 +50,9 @@ class Reader:
         self.latin = not lang.cjk
         self.num_starts = num_starts
         self.boundaries = boundaries
-        c = lang.cache
-        self.unit_forms = c.setdefault("unit_forms", tuple(sorted(lang.units, key=lambda s: (-len(s), s))))
-        self.noun_forms = c.setdefault("noun_forms", tuple(sorted(lang.nouns, key=lambda s: (-len(s), s))))
-        self.inner = tuple(f for b in ("lower", "upper", "approx") for f in lang.bounds_inner.get(b, ()))
+        self.unit_forms = cached(lang, "unit_forms", lambda: _longest(lang.units))
+        self.noun_forms = cached(lang, "noun_forms", lambda: _longest(lang.nouns))
+        self.compound_forms = cached(lang, "compound_forms", lambda: _longest(lang.compound_units))
 
     # -- small matchers -------------------------------------------------------------------------
     def match(self, pos: int, forms, glued_ok: bool = False) -> str | None:
@@ -95,7 +94,8 @@ class Reader:
 
     def prefix_unit(self, num: Num) -> tuple[int, Unit] | None:
         """A unit written before the number: 百分之九十, $10."""
-        for form, unit in sorted(self.lang.prefix_units.items(), key=lambda kv: -len(kv[0])):
+        for form, unit in cached(self.lang, "prefix_units", lambda: sorted(self.lang.prefix_units.items(),
+                                                                          key=lambda kv: -len(kv[0]))):
             start = num.start - len(form)
             if start >= self.s0 and self.text[start:num.start] == form:
                 return start, unit
@@ -154,7 +154,7 @@ class Reader:
                     add = 0.5 if half else 0.0
         if u is None:
             # 1分28秒: a unit that only counts as the first part of a compound duration
-            comp = self.match(p_in, tuple(sorted(lang.compound_units, key=lambda f: -len(f))))
+            comp = self.match(p_in, self.compound_forms)
             if comp:
                 nxt = skip_spaces(self.text, p_in + len(comp), self.s1)
                 if nxt in self.num_starts:
