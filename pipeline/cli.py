@@ -128,6 +128,7 @@ def evaluate(
     rep = run_eval(read_jsonl(claims_path), gold)
     figures = rep.as_dict()
     if as_json:
+        figures["misses"] = rep.misses[:misses]
         print(json.dumps(figures, ensure_ascii=False, indent=1))
         return
     table = Table(title=f"extraction on {figures['docs']} annotated articles")

@@ -141,8 +141,8 @@ class SentenceExtractor:
             else:
                 if q is None:
                     q = self._coordinated(nums, quantities, i)
-                    if q is None:
-                        continue
+                if q is None or not reader.newsworthy(num, q):
+                    continue
                 if q.kind == "duration":
                     merged = self._compound(nums, quantities, i, q)
                     if merged is not None:

@@ -92,6 +92,12 @@ class Reader:
                                 inner_bound=q.inner_bound, add=0.5)
         return q
 
+    @staticmethod
+    def newsworthy(num: Num, q: Quantity) -> bool:
+        """"two traps", 几个重要细节: a number in words counts something worth checking only when we know
+        what it counts; one in digits is kept whatever it counts (50,000 images)."""
+        return not (q.kind == "count" and q.counted in (None, "other") and num.source != "arabic")
+
     def prefix_unit(self, num: Num) -> tuple[int, Unit] | None:
         """A unit written before the number: 百分之九十, $10."""
         for form, unit in cached(self.lang, "prefix_units", lambda: sorted(self.lang.prefix_units.items(),
@@ -130,7 +136,11 @@ class Reader:
             marker = self.ratio_marker_at(q, num)
             if marker:
                 end = q + len(marker)
-                return Quantity("ratio", "x", 1.0, end, marker=marker, reading_after=self.reading_after(end),
+                after = self.reading_after(end)
+                if after is None and marker.lower() in lang.occurrence_markers and num.integer:
+                    # "each benchmark is run five times": a count of runs, not a ratio
+                    return Quantity("count", "count", 1.0, end, counted="run", marker=marker)
+                return Quantity("ratio", "x", 1.0, end, marker=marker, reading_after=after,
                                 inner_bound=inner[0] if inner and q == p_in else None)
         # units, possibly after 个 and an inner bound: 三个多星期
         u = self.unit_at(p_in)
@@ -190,9 +200,16 @@ class Reader:
             # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
             end = nend if noun and not self.text[q:nstart].strip() else q
             if noun is None:
-                noun = self.noun_before(num.start, q, lang.classifier_counts.get(cls))
+                allowed = lang.classifier_counts.get(cls)
+                noun = self.noun_before(num.start, q, allowed)
+                nxt = skip_spaces(self.text, q, self.s1)
+                if noun is None and allowed and not (nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()):
+                    noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
             return Quantity("count", "count", 1.0, end, counted=noun or "other",
                             inner_bound=inner[0] if inner else None, classifier=cls)
+        if num.source == "arabic" and num.integer and num.step == 1 and 1900 <= num.value <= 2100 and (
+                "," not in self.text[num.start:num.end]):
+            return None  # a year before a name (2020 AI 开发者大会) counts nothing
         noun, nstart, nend = self.noun_after(p_in, direct=lang.cjk)
         if noun:
             return Quantity("count", "count", 1.0, nend, counted=noun, inner_bound=inner[0] if inner else None)
@@ -307,8 +324,8 @@ class Reader:
                     q, noun = nxt, more
                 return self._counted(noun), q, q + len(noun)
             if direct and not ch.isspace():
-                # Chinese without a classifier: the noun must follow at once (4096 TPU芯片)
-                if not (ch.isascii() and ch.isalnum()):
+                # Chinese without a classifier: the noun must follow at once (4096 TPU芯片, 数以亿计的用户)
+                if not (ch.isascii() and ch.isalnum()) and not (q == pos and ch in lang.noun_joiners):
                     break
             if ch.isascii() and ch.isalpha() or (self.latin and ch.isspace()):
                 # pass over names (TPU, v3, A100, Nvidia's) and listed modifiers, stop at other words

@@ -32,10 +32,11 @@ SCHEMA: dict[str, set[str] | None] = {
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
-    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit"},
+    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit",
+              "occurrence_markers"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
-               "classifier_counts", "far_partitive_links"},
+               "classifier_counts", "far_partitive_links", "noun_joiners"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year"},
     "not_claims": None,
@@ -79,6 +80,7 @@ class Language:
     reading_after: dict[str, tuple[str, ...]]
     percent_increase: tuple[str, ...]
     implicit_ratios: dict[str, float]
+    occurrence_markers: frozenset[str]
     compound_units: dict[str, Unit]
     bound_gap: tuple[str, ...]
     classifier_counts: dict[str, tuple[str, ...]]
@@ -92,6 +94,7 @@ class Language:
     noun_window: int
     coordinators: tuple[str, ...]
     modifiers: frozenset[str]
+    noun_joiners: tuple[str, ...]
     dates: dict[str, Any]
     not_claims: dict[str, re.Pattern[str]]
     terminators: tuple[str, ...]
@@ -225,6 +228,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         reading_after=_reading_map(path, ratio.get("after"), "ratio.after"),
         percent_increase=_longest_first(ratio.get("percent_increase") or []),
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
+        occurrence_markers=frozenset(str(m).lower() for m in ratio.get("occurrence_markers") or []),
         compound_units=compound,
         bound_gap=_longest_first(bounds.get("gap") or []),
         classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
@@ -238,6 +242,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         noun_window=int(cnt.get("noun_window") or 12),
         coordinators=_longest_first(cnt.get("coordinators") or []),
         modifiers=frozenset(str(m).lower() for m in cnt.get("modifiers") or []),
+        noun_joiners=tuple(cnt.get("noun_joiners") or ()),
         dates=dict(data.get("dates") or {}),
         not_claims=not_claims,
         terminators=tuple(sents.get("terminators") or ()),
