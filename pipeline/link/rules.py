@@ -1,0 +1,184 @@
+"""`linking.yaml`, validated and compiled: the words and punctuation the linker looks for.
+
+The algorithm modules never hold a word of any language; they ask this object.  Phrases become "cues"
+with a key that says what they signal:
+
+    anaphor:<type>              该系统 / this system: look back beyond the paragraph for a <type>
+    relative:<type>:<which>     上届 / the previous round (which = previous, current)
+    cmp:open                    较 / than: a baseline follows
+    cmp:paired_open, cmp:paired_close   与 ... 相比: the baseline lies between
+    cmp:frame_open, cmp:frame_close     是 ... 的 N 倍
+    metric:<n>                  a cue word of metric rule n
+    aggregate                   平均 / on average: the claim is over benchmarks
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import DataFileError
+from pipeline.records import KINDS
+
+TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
+            "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
+            "cue_veto", "metrics", "ner", "aggregate"}
+CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner"}
+FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
+COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close"}
+METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
+RELATIVE_WHICH = {"previous", "current"}
+LANGS = ("zh", "en")
+
+
+@dataclass(frozen=True)
+class MetricRule:
+    metric: str  # may hold "{counted}"
+    kind: str
+    counted: tuple[str, ...] = ()
+    cues: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    with_entity: tuple[str, ...] = ()  # without a cue, the rule still fits when these types are linked
+
+
+@dataclass(frozen=True)
+class Linking:
+    source: str
+    min_confidence: float
+    confidence: dict[str, float]
+    fuzzy_types: frozenset[str]
+    fuzzy_min_len: int
+    fuzzy_long_len: int
+    fuzzy_never: frozenset[str]
+    clause_delimiters: tuple[str, ...]
+    list_separators: frozenset[str]
+    count_accelerator: frozenset[str]
+    count_window: int
+    carry_types: tuple[str, ...]
+    cues: dict[str, frozenset[str]]  # phrase (as written) -> cue keys
+    paired: dict[str, frozenset[str]]  # lowercased opener -> lowercased closers
+    cue_veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # lowercased cue -> (before, after)
+    metrics: tuple[MetricRule, ...]
+    ner_labels: dict[str, str]
+    ner_min_score: float
+
+
+def _strs(path: Path, value: Any, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
+        raise DataFileError(path, "expected a list of strings", key)
+    return tuple(str(v) for v in value)
+
+
+def _lang_forms(path: Path, value: Any, key: str) -> tuple[str, ...]:
+    """{zh: [...], en: [...]} -> all forms (cues are looked for whatever the sentence's language)."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise DataFileError(path, "expected a mapping of language -> list of forms", key)
+    out: list[str] = []
+    for lang, forms in value.items():
+        if lang not in LANGS:
+            raise DataFileError(path, f"unknown language (use {', '.join(LANGS)})", f"{key}.{lang}")
+        out += _strs(path, forms, f"{key}.{lang}")
+    return tuple(out)
+
+
+def _check(path: Path, section: Any, allowed: set[str], key: str) -> dict[str, Any]:
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise DataFileError(path, "expected a mapping", key)
+    for sub in section:
+        if sub not in allowed:
+            raise DataFileError(path, f"unknown key in section {key!r}", f"{key}.{sub}")
+    return section
+
+
+def _types(path: Path, value: Any, key: str, kb_types: tuple[str, ...]) -> tuple[str, ...]:
+    out = _strs(path, value, key)
+    for t in out:
+        if t not in kb_types:
+            raise DataFileError(path, f"unknown entity type {t!r}", key)
+    return out
+
+
+def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
+    if not isinstance(data, dict):
+        raise DataFileError(path, "top level must be a mapping")
+    _check(path, data, TOP_KEYS, "linking")
+    if not str(data.get("source") or "").strip():
+        raise DataFileError(path, "every knowledge-base file records its source", "source")
+    conf = {str(k): float(v) for k, v in _check(path, data.get("confidence"), CONFIDENCE_KEYS, "confidence").items()}
+    missing = CONFIDENCE_KEYS - set(conf)
+    if missing:
+        raise DataFileError(path, "confidence must give every kind", f"confidence.{sorted(missing)[0]}")
+    fz = _check(path, data.get("fuzzy"), FUZZY_KEYS, "fuzzy")
+
+    cues: dict[str, set[str]] = {}
+
+    def add(forms: tuple[str, ...], cue: str) -> None:
+        for form in forms:
+            cues.setdefault(form, set()).add(cue)
+
+    for etype, by_lang in _check(path, data.get("anaphora"), set(kb_types), "anaphora").items():
+        add(_lang_forms(path, by_lang, f"anaphora.{etype}"), f"anaphor:{etype}")
+    for etype, kinds in _check(path, data.get("relative"), set(kb_types), "relative").items():
+        for which, by_lang in _check(path, kinds, RELATIVE_WHICH, f"relative.{etype}").items():
+            add(_lang_forms(path, by_lang, f"relative.{etype}.{which}"), f"relative:{etype}:{which}")
+    cmp_ = _check(path, data.get("comparison"), COMPARISON_KEYS, "comparison")
+    paired: dict[str, frozenset[str]] = {}
+    for lang, openers in (cmp_.get("paired") or {}).items():
+        if lang not in LANGS or not isinstance(openers, dict):
+            raise DataFileError(path, "expected language -> {opener: [closers]}", f"comparison.paired.{lang}")
+        for opener, closers in openers.items():
+            closers_t = _strs(path, closers, f"comparison.paired.{lang}.{opener}")
+            add((str(opener),), "cmp:paired_open")
+            add(closers_t, "cmp:paired_close")
+            paired[str(opener).lower()] = frozenset(c.lower() for c in closers_t)
+    add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
+    for name in ("open", "frame_open", "frame_close"):
+        add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
+
+    metrics: list[MetricRule] = []
+    for i, raw in enumerate(data.get("metrics") or []):
+        rule = _check(path, raw, METRIC_KEYS, f"metrics[{i}]")
+        if not rule.get("metric") or rule.get("kind") not in KINDS:
+            raise DataFileError(path, f"a metric rule needs a metric and a kind in {KINDS}", f"metrics[{i}]")
+        cue_forms = _lang_forms(path, rule.get("cues"), f"metrics[{i}].cues")
+        add(cue_forms, f"metric:{i}")
+        counted = _strs(path, rule.get("counted"), f"metrics[{i}].counted")
+        ignore = _types(path, rule.get("ignore"), f"metrics[{i}].ignore", kb_types)
+        with_entity = _types(path, rule.get("with_entity"), f"metrics[{i}].with_entity", kb_types)
+        metrics.append(MetricRule(str(rule["metric"]), rule["kind"], counted, cue_forms, ignore, with_entity))
+
+    veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for cue, sides in (data.get("cue_veto") or {}).items():
+        sides = _check(path, sides, {"before", "after"}, f"cue_veto.{cue}")
+        veto[str(cue).lower()] = (_strs(path, sides.get("before"), f"cue_veto.{cue}.before"),
+                                  _strs(path, sides.get("after"), f"cue_veto.{cue}.after"))
+    ner = data.get("ner") or {}
+    labels = ner.get("labels") or {}
+    return Linking(
+        source=str(data["source"]).strip(),
+        min_confidence=float(data.get("min_confidence", 0.6)),
+        confidence=conf,
+        fuzzy_types=frozenset(_types(path, fz.get("types"), "fuzzy.types", kb_types)),
+        fuzzy_min_len=int(fz.get("min_alias_len", 4)),
+        fuzzy_long_len=int(fz.get("long_alias_len", 10)),
+        fuzzy_never=frozenset(_strs(path, fz.get("never"), "fuzzy.never")),
+        clause_delimiters=_strs(path, data.get("clause_delimiters"), "clause_delimiters"),
+        list_separators=frozenset(
+            s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),
+        count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
+        count_window=int(data.get("count_window", 14)),
+        carry_types=_types(path, data.get("carry_types"), "carry_types", kb_types),
+        cues={k: frozenset(v) for k, v in cues.items()},
+        paired=paired,
+        cue_veto=veto,
+        metrics=tuple(metrics),
+        ner_labels={str(k): str(v) for k, v in labels.items()},
+        ner_min_score=float(ner.get("min_score", 0.5)),
+    )

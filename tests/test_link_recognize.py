@@ -1,0 +1,87 @@
+"""Entity mentions: every text in tests/cases/link/<lang>/mentions.yaml and near_misses.yaml yields
+exactly its mentions, in text order, with offsets that point at the surface form in the original."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.lang.yamlio import read_yaml
+from pipeline.link.recognize import analyze, recognize
+
+CASES = Path(__file__).parent / "cases" / "link"
+
+
+def _cases(name: str) -> list:
+    out = []
+    for path in sorted(CASES.glob(f"*/{name}.yaml")):
+        for n, case in enumerate(read_yaml(path) or [], 1):
+            marks = [pytest.mark.xfail(reason=case["xfail"], strict=True)] if case.get("xfail") else []
+            out.append(pytest.param(case, id=f"{path.parent.name}/{name}:{n}", marks=marks))
+    return out
+
+
+def _got(text: str) -> list[list[str]]:
+    return [[m.type, m.id or f"family:{m.family}", m.text] for m in recognize(text)]
+
+
+@pytest.mark.parametrize("case", _cases("mentions"))
+def test_mentions(case):
+    assert _got(case["text"]) == [list(m) for m in case["mentions"]]
+
+
+@pytest.mark.parametrize("case", _cases("near_misses"))
+def test_near_misses(case):
+    assert case.get("why"), "a near-miss case says why the non-link is right"
+    assert _got(case["text"]) == [list(m) for m in case.get("mentions") or []]
+
+
+@pytest.mark.parametrize("case", _cases("mentions"))
+def test_offsets_point_at_the_original(case):
+    text = case["text"]
+    for m in recognize(text, offset=100):
+        assert text[m.start - 100:m.end - 100] == m.text
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "low", "high"),
+    [
+        ("谷歌的 4096 块 TPU V3 将 VERT 的训练时间缩短到了 23 秒。", "VERT", 0.6, 0.8),
+        ("Google成绩最好的MLPerf Training v-.7 Research提交方案", "v-.7", 0.6, 0.8),
+        ("包括ResNet-50、BERT、SSD以及Tranformer的对应实现", "Tranformer", 0.8, 0.95),
+        ("谷歌的 TPU V3", "TPU V3", 1.0, 1.0),
+        ("ResNet-50是一套广泛应用于图像分类领域的模型。", "图像分类", 0.75, 0.85),
+    ],
+)
+def test_confidence(text, surface, low, high):
+    """Exact names are certain; descriptions and fuzzy matches carry less confidence."""
+    (m,) = [m for m in recognize(text) if m.text == surface]
+    assert low <= m.confidence <= high
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "surface"),
+    [
+        ("与上一届MLPerf训练竞赛相比，新一代TPU v4较TPU v3的性能高达2.7倍。", "relative:round:previous", "上一届"),
+        ("与上一届MLPerf训练竞赛相比", "cmp:paired_open", "与"),
+        ("新一代TPU v4在同等规模下较TPU v3的平均性能", "cmp:open", "较"),
+        ("该系统包括 4096 个 TPU v3 芯片", "anaphor:system", "该系统"),
+        ("TPU v4 ran 2.7 times faster on average than Google's TPU v3 results", "cmp:open", "than"),
+        ("the previous round", "relative:round:previous", "previous round"),
+    ],
+)
+def test_cues(text, key, surface):
+    assert any(key in c.keys and c.text == surface for c in analyze(text).cues)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["比在之前比赛中创下三项记录的", "以及目前较为流行的 Volta 架构", "同等规模"],
+)
+def test_cue_vetoes(text):
+    """比赛 is a contest and 较为 means "rather": no comparison starts there."""
+    cues = analyze(text).cues
+    words = {c.text for c in cues if {"cmp:open", "cmp:paired_open"} & c.keys}
+    assert not words & {"较", "同"}
+    assert [c.start for c in cues if c.text == "比" and "cmp:open" in c.keys] in ([], [0])
