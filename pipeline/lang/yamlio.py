@@ -10,7 +10,8 @@ import yaml
 from pipeline.errors import DataFileError
 
 
-class _StrictLoader(yaml.SafeLoader):
+# The C loader parses our data files about ten times faster; the duplicate-key check below works on both.
+class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     pass
 
 

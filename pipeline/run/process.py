@@ -12,6 +12,7 @@ from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
 from pipeline.ingest.read import read_article
 from pipeline.lang.loader import LANG_DIR
+from pipeline.link import link_claims, load_kb
 from pipeline.records import Article, ArticleError, ArticleResult, Claim
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
@@ -37,8 +38,10 @@ class Pipeline:
     settings: Settings
 
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
+        """Segment, extract and link one article."""
         seg = segment(article)
         claims = extract_claims(seg, self.settings)
+        claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims
 
     def process(self, article: Article) -> ArticleResult:
