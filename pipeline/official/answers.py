@@ -1,0 +1,133 @@
+"""The typed answers of the official-results queries; each names the records it rests on (`evidence`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
+
+
+@dataclass(frozen=True)
+class OfficialResult:
+    """One row of the official table."""
+
+    record_id: str
+    round: str
+    division: str | None
+    category: str | None
+    submitter: str
+    org: str
+    system: str
+    accelerator: str | None
+    accelerator_count: int | None
+    host_count: int | None
+    framework: str | None
+    benchmark: str
+    minutes: float | None
+    runs_used: int
+    runs_total: int
+    scorer: str
+    status: str
+    warning: str
+
+    @property
+    def scored(self) -> bool:
+        return self.minutes is not None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.minutes is None else self.minutes * 60.0
+
+    @property
+    def published_minutes(self) -> float | None:
+        """The score as MLPerf publishes it (two decimals)."""
+        return None if self.minutes is None else round(self.minutes, PUBLISHED_DECIMALS)
+
+    @property
+    def published_interval_seconds(self) -> tuple[float, float] | None:
+        """Seconds consistent with the published two-decimal minutes (0.39 min -> 23.1-23.7 s)."""
+        if self.published_minutes is None:
+            return None
+        half = 0.5 * 10**-PUBLISHED_DECIMALS
+        return ((self.published_minutes - half) * 60.0, (self.published_minutes + half) * 60.0)
+
+    @property
+    def chip_minutes(self) -> float | None:
+        """minutes x accelerators: the per-chip cost used to rank 'per chip' (lower is better)."""
+        if self.minutes is None or not self.accelerator_count:
+            return None
+        return self.minutes * self.accelerator_count
+
+    @property
+    def frameworks(self) -> tuple[str, ...]:
+        return tuple(self.framework.split(";")) if self.framework else ()
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        return (self.record_id,)
+
+
+@dataclass(frozen=True)
+class SystemSize:
+    accelerator: str
+    round: str
+    accelerator_count: int
+    records: tuple[str, ...]  # every record of a system of that size
+    scored_records: tuple[str, ...]  # those with a score (the rest lack logs or failed)
+    orgs: tuple[str, ...]
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        return self.records
+
+
+@dataclass(frozen=True)
+class Speedup:
+    """How many times faster set A is than set B, per benchmark both ran (time_b / time_a)."""
+
+    per_benchmark: tuple[tuple[str, float], ...]
+    arithmetic_mean: float | None
+    geometric_mean: float | None
+    only_a: tuple[str, ...]
+    only_b: tuple[str, ...]
+    scale_a: tuple[int, ...]
+    scale_b: tuple[int, ...]
+    evidence: tuple[str, ...]
+
+    @property
+    def ratios(self) -> dict[str, float]:
+        return dict(self.per_benchmark)
+
+    @property
+    def same_scale(self) -> bool:
+        return len(set(self.scale_a) | set(self.scale_b)) == 1
+
+
+@dataclass(frozen=True)
+class Leads:
+    org: str
+    round: str
+    count: int  # benchmarks where the org has the fastest scored result
+    of_total: int  # benchmarks with any scored result under the same filters
+    benchmarks: tuple[str, ...]
+    leaders: tuple[tuple[str, str], ...]  # (benchmark, record id of the fastest), every benchmark
+    uncertain: tuple[str, ...]  # benchmarks where an unscored record (missing logs) might be faster
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        return tuple(rid for _, rid in self.leaders)
+
+
+@dataclass(frozen=True)
+class CountUnder:
+    org: str
+    round: str
+    seconds: float
+    count: int  # benchmarks with at least one result under the bound
+    benchmarks: tuple[str, ...]
+    records: tuple[str, ...]  # every result under the bound
+    uncertain: tuple[str, ...]  # the org's unscored records (could be under the bound)
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        return self.records

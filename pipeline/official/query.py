@@ -1,0 +1,324 @@
+"""Questions reconciliation asks of the official tables, answered with records that name their evidence.
+
+`OfficialResults()` loads the tables shipped in corpora/official (no access to the raw logs needed);
+`OfficialResults(path)` loads another folder of <round>.csv tables or a single CSV.  Every answer is a
+frozen dataclass whose `evidence` lists the record ids (and statement URLs) it rests on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.errors import OfficialTableError
+from pipeline.official.answers import CountUnder, Leads, OfficialResult, Speedup, SystemSize
+from pipeline.official.statements import Statement, load_statements
+
+# Shipped with the repository, next to the package (corpora/official).
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
+TABLE_GLOB = "training-v*.csv"
+REQUIRED = (
+    "record_id",
+    "round",
+    "division",
+    "category",
+    "submitter",
+    "org",
+    "system",
+    "accelerator",
+    "accelerator_count",
+    "host_count",
+    "framework",
+    "benchmark",
+    "minutes",
+    "runs_used",
+    "runs_total",
+    "scorer",
+    "status",
+    "warning",
+)
+
+
+def _none(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return None
+    return value
+
+
+def _to_result(row: dict[str, Any]) -> OfficialResult:
+    def opt_int(v: Any) -> int | None:
+        v = _none(v)
+        return None if v is None else int(v)
+
+    return OfficialResult(
+        record_id=str(row["record_id"]),
+        round=str(row["round"]),
+        division=_none(row["division"]),
+        category=_none(row["category"]),
+        submitter=str(row["submitter"]),
+        org=str(row["org"]),
+        system=str(row["system"]),
+        accelerator=_none(row["accelerator"]),
+        accelerator_count=opt_int(row["accelerator_count"]),
+        host_count=opt_int(row["host_count"]),
+        framework=_none(row["framework"]),
+        benchmark=str(row["benchmark"]),
+        minutes=None if _none(row["minutes"]) is None else float(row["minutes"]),
+        runs_used=opt_int(row["runs_used"]) or 0,
+        runs_total=opt_int(row["runs_total"]) or 0,
+        scorer=str(row["scorer"]),
+        status=str(row["status"]),
+        warning=str(_none(row["warning"]) or ""),
+    )
+
+
+def _fastest(results: Iterable[OfficialResult], per_chip: bool = False) -> OfficialResult | None:
+    scored = [r for r in results if (r.chip_minutes if per_chip else r.minutes) is not None]
+    if not scored:
+        return None
+    return min(scored, key=lambda r: (r.chip_minutes if per_chip else r.minutes, r.record_id))  # type: ignore[return-value]
+
+
+class OfficialResults:
+    """The official tables, loaded once, with the questions reconciliation asks of them."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else DEFAULT_DIR
+        self.table = self._load(self.path)
+        self.results: tuple[OfficialResult, ...] = tuple(_to_result(r) for r in self.table.to_dict(orient="records"))
+        statements_file = (self.path if self.path.is_dir() else self.path.parent) / "statements.csv"
+        self.statements: tuple[Statement, ...] = (
+            tuple(load_statements(statements_file)) if statements_file.is_file() else ()
+        )
+
+    @staticmethod
+    def _load(path: Path) -> pd.DataFrame:
+        if path.is_dir():
+            files = sorted(path.glob(TABLE_GLOB))
+            if not files:
+                raise OfficialTableError(
+                    f"{path}: no official tables ({TABLE_GLOB}); build them with `newsclaims official build`"
+                )
+        elif path.is_file():
+            files = [path]
+        else:
+            raise OfficialTableError(f"{path}: no such official table or folder")
+        frames = []
+        for f in files:
+            df = pd.read_csv(f)
+            missing = [c for c in REQUIRED if c not in df.columns]
+            if missing:
+                raise OfficialTableError(f"{f}: not an official table, missing columns {missing}")
+            frames.append(df)
+        table = pd.concat(frames, ignore_index=True)
+        dupes = table["record_id"][table["record_id"].duplicated()]
+        if len(dupes):
+            raise OfficialTableError(f"{path}: record ids given twice: {sorted(set(dupes))[:5]}")
+        return table
+
+    # -- selection ---------------------------------------------------------------------------------
+    def select(
+        self,
+        *,
+        who: str | None = None,
+        accelerator: str | None = None,
+        chip_count: int | None = None,
+        benchmark: str | None = None,
+        round: str | None = None,
+        framework: str | None = None,
+        category: str | None = None,
+        division: str | None = None,
+    ) -> list[OfficialResult]:
+        """Rows matching every filter given; `who` is an org id or a submitter folder name."""
+        out = []
+        for r in self.results:
+            if who is not None and who.lower() not in (r.org, r.submitter.lower()):
+                continue
+            if accelerator is not None and r.accelerator != accelerator:
+                continue
+            if chip_count is not None and r.accelerator_count != chip_count:
+                continue
+            if benchmark is not None and r.benchmark != benchmark:
+                continue
+            if round is not None and r.round != round:
+                continue
+            if framework is not None and framework not in r.frameworks:
+                continue
+            if category is not None and r.category != category:
+                continue
+            if division is not None and r.division != division:
+                continue
+            out.append(r)
+        return out
+
+    def record(self, record_id: str) -> OfficialResult:
+        for r in self.results:
+            if r.record_id == record_id:
+                return r
+        raise KeyError(record_id)
+
+    # -- questions ---------------------------------------------------------------------------------
+    def result(
+        self,
+        who: str,
+        accelerator: str,
+        chip_count: int,
+        benchmark: str,
+        round: str,
+        framework: str | None = None,
+        category: str | None = None,
+    ) -> OfficialResult | None:
+        """The result of that org's system of that size: the fastest scored match (TF and JAX entries
+        of one system size are both candidates), else an unscored match so that the caller can say
+        why there is no figure, else None."""
+        matches = self.select(
+            who=who,
+            accelerator=accelerator,
+            chip_count=chip_count,
+            benchmark=benchmark,
+            round=round,
+            framework=framework,
+            category=category,
+        )
+        return _fastest(matches) or (matches[0] if matches else None)
+
+    def results_for(
+        self,
+        who: str,
+        accelerator: str,
+        chip_count: int,
+        round: str,
+        framework: str | None = None,
+        category: str | None = None,
+    ) -> list[OfficialResult]:
+        """The fastest scored result per benchmark of one org's systems of one size: a 'result set'."""
+        by_bench: dict[str, list[OfficialResult]] = {}
+        for r in self.select(
+            who=who,
+            accelerator=accelerator,
+            chip_count=chip_count,
+            round=round,
+            framework=framework,
+            category=category,
+        ):
+            by_bench.setdefault(r.benchmark, []).append(r)
+        best = [_fastest(rs) for rs in by_bench.values()]
+        return sorted((b for b in best if b is not None), key=lambda r: r.benchmark)
+
+    def largest_system(self, accelerator: str, round: str, who: str | None = None) -> SystemSize | None:
+        """The largest system (most accelerators) of that kind in the round, scored or not: a system
+        whose logs are missing still existed, and `scored_records` says what can be checked."""
+        rows = [r for r in self.select(who=who, accelerator=accelerator, round=round) if r.accelerator_count]
+        if not rows:
+            return None
+        top = max(r.accelerator_count or 0 for r in rows)
+        biggest = [r for r in rows if r.accelerator_count == top]
+        return SystemSize(
+            accelerator,
+            round,
+            top,
+            tuple(r.record_id for r in biggest),
+            tuple(r.record_id for r in biggest if r.scored),
+            tuple(sorted({r.org for r in biggest})),
+        )
+
+    def benchmarks(self, round: str, division: str | None = None) -> tuple[str, ...]:
+        """Benchmarks with at least one scored result in the round."""
+        return tuple(sorted({r.benchmark for r in self.select(round=round, division=division) if r.scored}))
+
+    def fastest(
+        self,
+        benchmark: str,
+        round: str,
+        category: str | None = None,
+        per_chip: bool = False,
+        division: str | None = "closed",
+    ) -> OfficialResult | None:
+        """The fastest scored result (closed division by default); per_chip ranks by chip-minutes."""
+        return _fastest(
+            self.select(benchmark=benchmark, round=round, category=category, division=division),
+            per_chip=per_chip,
+        )
+
+    def speedup(self, set_a: Iterable[OfficialResult], set_b: Iterable[OfficialResult]) -> Speedup:
+        """Per-benchmark time_b / time_a over the benchmarks both sets scored, with their arithmetic
+        and geometric means.  Several results of one benchmark in a set: its fastest counts."""
+        a = self._best_by_benchmark(list(set_a))
+        b = self._best_by_benchmark(list(set_b))
+        common = sorted(set(a) & set(b))
+        ratios = tuple((k, (b[k].minutes or math.nan) / (a[k].minutes or math.nan)) for k in common)
+        values = [v for _, v in ratios]
+        arith = sum(values) / len(values) if values else None
+        geo = math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+        return Speedup(
+            ratios,
+            arith,
+            geo,
+            tuple(sorted(set(a) - set(b))),
+            tuple(sorted(set(b) - set(a))),
+            tuple(sorted({a[k].accelerator_count or 0 for k in common})),
+            tuple(sorted({b[k].accelerator_count or 0 for k in common})),
+            tuple(x for k in common for x in (a[k].record_id, b[k].record_id)),
+        )
+
+    @staticmethod
+    def _best_by_benchmark(results: list[OfficialResult]) -> dict[str, OfficialResult]:
+        out: dict[str, OfficialResult] = {}
+        for bench in {r.benchmark for r in results}:
+            best = _fastest(r for r in results if r.benchmark == bench)
+            if best is not None:
+                out[bench] = best
+        return out
+
+    def leads(self, who: str, round: str, category: str | None = None, division: str | None = "closed") -> Leads:
+        """In how many benchmarks of the round the org holds the fastest scored result."""
+        leaders: list[tuple[str, str]] = []
+        led: list[str] = []
+        uncertain: list[str] = []
+        for bench in self.benchmarks(round, division):
+            rows = self.select(benchmark=bench, round=round, category=category, division=division)
+            best = _fastest(rows)
+            if best is None:
+                continue
+            leaders.append((bench, best.record_id))
+            mine = who.lower() in (best.org, best.submitter.lower())
+            if mine:
+                led.append(bench)
+            # An unscored record (logs missing) could change the count only if it could overtake:
+            # another org's when this org leads, this org's own when it does not.
+            unscored = [r for r in rows if not r.scored and r.accelerator_count]
+            if any((who.lower() not in (r.org, r.submitter.lower())) == mine for r in unscored):
+                uncertain.append(bench)
+        return Leads(who.lower(), round, len(led), len(leaders), tuple(led), tuple(leaders), tuple(uncertain))
+
+    def count_under(
+        self, who: str, round: str, seconds: float, category: str | None = None, division: str | None = None
+    ) -> CountUnder:
+        """How many benchmarks the org trained in under `seconds` in the round (any of its systems)."""
+        rows = self.select(who=who, round=round, category=category, division=division)
+        under = sorted(
+            (r for r in rows if r.seconds is not None and r.seconds < seconds),
+            key=lambda r: (r.benchmark, r.minutes or 0.0),
+        )
+        benches = tuple(sorted({r.benchmark for r in under}))
+        return CountUnder(
+            who.lower(),
+            round,
+            seconds,
+            len(benches),
+            benches,
+            tuple(r.record_id for r in under),
+            tuple(r.record_id for r in rows if not r.scored),
+        )
+
+    def statements_about(self, metric: str | None = None, **entities: str) -> list[Statement]:
+        """Primary-source statements with that metric whose entities include all those given."""
+        return [
+            s
+            for s in self.statements
+            if (metric is None or s.metric == metric) and all(v in s.entity_values(k) for k, v in entities.items())
+        ]

@@ -1,0 +1,100 @@
+"""Primary-source statements (company and MLCommons announcements) as typed records.
+
+corpora/official/statements.csv has one statement per row: id, metric, value, unit, entities, text,
+source_url, source_date, note.  `entities` is `key=value` pairs separated by ';' (a key may list several
+values separated by ','), keys as in CONTRACT.md.  A malformed row stops loading with its line number:
+a wrong primary source would mislead every verdict that cites it.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import OfficialTableError
+from pipeline.records import ENTITY_TYPES
+
+COLUMNS = ("id", "metric", "value", "unit", "entities", "text", "source_url", "source_date", "note")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True)
+class Statement:
+    id: str
+    metric: str
+    value: float | str | None  # a number, or ISO text for unit "date"
+    unit: str
+    entities: tuple[tuple[str, tuple[str, ...]], ...]
+    text: str
+    source_url: str
+    source_date: str | None
+    note: str
+
+    def entity_values(self, key: str) -> tuple[str, ...]:
+        return dict(self.entities).get(key, ())
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        return (self.source_url,)
+
+
+def _entities(raw: str, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    out = []
+    for part in filter(None, (p.strip() for p in raw.split(";"))):
+        key, sep, values = part.partition("=")
+        if not sep or key not in ENTITY_TYPES:
+            raise OfficialTableError(f"{where}: entity {part!r} must be key=value with key in {ENTITY_TYPES}")
+        out.append((key, tuple(v.strip() for v in values.split(",") if v.strip())))
+    return tuple(out)
+
+
+def load_statements(path: Path) -> list[Statement]:
+    with Path(path).open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise OfficialTableError(f"{path}: columns must be {', '.join(COLUMNS)}")
+        out: list[Statement] = []
+        seen: set[str] = set()
+        for row in reader:
+            where = f"{path}, line {reader.line_num}"
+            sid = row["id"].strip()
+            if not sid or sid in seen:
+                raise OfficialTableError(f"{where}: id {sid!r} empty or given twice")
+            seen.add(sid)
+            unit, raw = row["unit"].strip(), row["value"].strip()
+            value: float | str | None
+            if not raw:
+                value = None
+            elif unit == "date":
+                if not _DATE.match(raw):
+                    raise OfficialTableError(f"{where}: a date value is YYYY-MM-DD, not {raw!r}")
+                value = raw
+            else:
+                try:
+                    value = float(raw)
+                except ValueError as exc:
+                    raise OfficialTableError(f"{where}: value {raw!r} is not a number") from exc
+            url = row["source_url"].strip()
+            if not url.startswith(("http://", "https://")):
+                raise OfficialTableError(f"{where}: source_url must be a web address")
+            date = row["source_date"].strip() or None
+            if date is not None and not _DATE.match(date):
+                raise OfficialTableError(f"{where}: source_date is YYYY-MM-DD or empty, not {date!r}")
+            if not row["text"].strip():
+                raise OfficialTableError(f"{where}: text is empty")
+            out.append(
+                Statement(
+                    sid,
+                    row["metric"].strip(),
+                    value,
+                    unit,
+                    _entities(row["entities"], where),
+                    row["text"].strip(),
+                    url,
+                    date,
+                    row["note"].strip(),
+                )
+            )
+    return out
