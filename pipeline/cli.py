@@ -153,6 +153,21 @@ def evaluate(
                           markup=True, highlight=False)
 
 
+@official_app.command("build")
+def official_build(
+    dirs: Annotated[list[Path], typer.Argument(help="MLPerf Training results trees (training_results_v0.X layout).")],
+    out: Annotated[Path, typer.Option("--out", help="A .csv file for one table, or a folder for one per round.")],
+) -> None:
+    """Build the official tables from MLPerf result logs and system descriptions."""
+    from pipeline.official import official_build_command
+
+    missing = [d for d in dirs if not d.exists()]
+    if missing:
+        console.print(f"[red]error:[/red] {missing[0]}: no such folder")
+        raise typer.Exit(2)
+    out_console.print(official_build_command(dirs, out))
+
+
 def main() -> None:
     try:
         app()

@@ -88,7 +88,7 @@ def test_extract_prints_claims_as_json():
     assert (row["text"], row["value"], row["ratio_reading"]) == ("大三倍", 3, "ambiguous")
 
 
-@pytest.mark.parametrize("command", ["run", "extract", "evaluate"])
+@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build"])
 def test_every_command_has_help(command: str):
-    proc = newsclaims(command, "--help")
+    proc = newsclaims(*command.split(), "--help")
     assert proc.returncode == 0 and "Usage" in proc.stdout
