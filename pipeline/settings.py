@@ -23,6 +23,8 @@ class Settings:
     article_timeout: float = 120.0
     # where the shipped official tables live; None = the ones inside the package/corpora
     official: str | None = None
+    # counts of these are never about benchmark results: out of scope (languages, users, devices...)
+    off_topic_counted: tuple[str, ...] = ("language", "team", "country", "person", "device", "product")
 
     @classmethod
     def from_toml(cls, path: Path, section: tuple[str, ...] = ("tool", "newsclaims")) -> Settings:
@@ -40,5 +42,5 @@ class Settings:
         for key, value in values.items():
             if key not in known:
                 raise ConfigError(f"{source}: unknown setting {key!r} (known: {', '.join(sorted(known))})")
-            clean[key] = value
+            clean[key] = tuple(value) if isinstance(value, list) else value
         return replace(self, **clean)

@@ -133,8 +133,10 @@ STATEMENTS = [
     ("records_claimed", {"org": "nvidia", "round": "training-v0.5"}, 6),
     ("benchmarks_under_seconds", {"org": "google", "round": V07}, 4),
     ("pod_chips", {"accelerator": "tpu-v3"}, 1024),
-    ("peak_compute", {"accelerator": "a100"}, 312e12),
-    ("peak_compute", {"accelerator": "v100"}, 125e12),
+    ("per_chip_peak_compute", {"accelerator": "a100"}, 312e12),
+    ("per_chip_peak_compute", {"accelerator": "v100"}, 125e12),
+    ("per_chip_peak_compute", {"accelerator": "tpu-v3"}, 123e12),
+    ("peak_compute", {"accelerator": "tpu-v3", "round": V07}, 4.3e17),
     ("speedup", {"accelerator": "tpu-v4"}, 2.7),
     ("launch_date", {"accelerator": "a100"}, "2020-05-14"),
 ]

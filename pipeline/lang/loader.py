@@ -40,6 +40,9 @@ SCHEMA: dict[str, set[str] | None] = {
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year"},
     "not_claims": None,
+    # reconciliation: what puts a number out of scope, and cue words resolvers read
+    "scope": {"ad_markers", "section_end", "history", "in_scope_subjects"},
+    "cues": {"size", "maximum"},
     "sentences": {"terminators", "closers"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}
@@ -99,6 +102,8 @@ class Language:
     not_claims: dict[str, re.Pattern[str]]
     terminators: tuple[str, ...]
     closers: tuple[str, ...]
+    scope: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
     source: str = ""
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -247,6 +252,8 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         not_claims=not_claims,
         terminators=tuple(sents.get("terminators") or ()),
         closers=tuple(sents.get("closers") or ()),
+        scope={k: tuple(v or ()) for k, v in (data.get("scope") or {}).items()},
+        cues={k: tuple(v or ()) for k, v in (data.get("cues") or {}).items()},
         source=str(path),
     )
 

@@ -18,7 +18,8 @@ from pathlib import Path
 from pipeline.fileio import atomic_write_jsonl, atomic_write_text
 from pipeline.ingest.read import doc_id, find_articles
 from pipeline.records import ArticleError, ArticleResult, Claim
-from pipeline.run.process import pipeline_version, process_path
+from pipeline.reconcile import find_conflicts
+from pipeline.run.process import get_pipeline, pipeline_version, process_path
 from pipeline.settings import Settings
 
 PARTS = ".parts"
@@ -95,6 +96,8 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / PARTS).mkdir(exist_ok=True)
     version = pipeline_version()
+    # Load the official tables up front: a broken table must stop the run before any verdict.
+    get_pipeline(settings).official  # noqa: B018
     paths = list(find_articles(input_dir))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
     parts: dict[str, dict] = {}
@@ -152,6 +155,7 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
     rows = [c.to_contract() for c in claims]
     atomic_write_jsonl(out_dir / "claims.jsonl", rows)
     atomic_write_jsonl(out_dir / "errors.jsonl", errors)
+    atomic_write_jsonl(out_dir / "conflicts.jsonl", find_conflicts(claims))
     write_claims_csv(out_dir / "claims.csv", rows)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import traceback
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from pipeline.errors import IngestError, NewsclaimsError
@@ -13,6 +13,8 @@ from pipeline.extract.claims import extract_claims
 from pipeline.ingest.read import read_article
 from pipeline.lang.loader import LANG_DIR
 from pipeline.link import link_claims, load_kb
+from pipeline.official.query import OfficialResults
+from pipeline.reconcile import reconcile_article
 from pipeline.records import Article, ArticleError, ArticleResult, Claim
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
@@ -37,6 +39,12 @@ class Pipeline:
 
     settings: Settings
 
+    @cached_property
+    def official(self) -> OfficialResults:
+        """The official tables (shipped, or --official): a broken table stops the run here, before any
+        verdict could rest on it."""
+        return OfficialResults(self.settings.official)
+
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
         """Segment, extract and link one article."""
         seg = segment(article)
@@ -46,6 +54,7 @@ class Pipeline:
 
     def process(self, article: Article) -> ArticleResult:
         seg, claims = self.analyse(article)
+        claims = reconcile_article(seg, claims, self.official, load_kb(), self.settings)
         langs = [s.lang for s in seg.sentences]
         lang = max(set(langs), key=langs.count) if langs else None
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang)

@@ -1,0 +1,77 @@
+"""Verdicts for the claims of one article."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from pipeline.lang.loader import load_language
+from pipeline.link import recognize
+from pipeline.link.kb import KnowledgeBase
+from pipeline.official.query import OfficialResults
+from pipeline.reconcile.resolve import ArticleContext, resolve
+from pipeline.reconcile.scope import out_of_scope
+from pipeline.reconcile.verdicts import judge
+from pipeline.records import Claim
+from pipeline.segment.sentences import Segmented
+from pipeline.settings import Settings
+
+
+def _article_round(claims: list[Claim], meta: dict, kb: KnowledgeBase) -> str | None:
+    if meta.get("round"):
+        return kb.round_id(meta["round"]) or str(meta["round"])
+    rounds = [c.entities.round for c in claims if c.entities.round]
+    return max(set(rounds), key=rounds.count) if rounds else None
+
+
+def _benchmarks_by_sentence(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[str, ...]]:
+    out = {}
+    for s in seg.sentences:
+        found = tuple(dict.fromkeys(m.id for m in recognize(s.text, kb) if m.type == "benchmark"))
+        if found:
+            out[s.index] = found
+    return out
+
+
+def _half_step(claim: Claim) -> float:
+    digits = "".join(ch for ch in claim.text if ch.isdigit() or ch == ".")
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return 0.5 * 10.0 ** -decimals
+
+
+def _is_magnitude(claim: Claim) -> bool:
+    lang = load_language(claim.lang)
+    return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in lang.magnitude_words)
+
+
+def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
+                      settings: Settings) -> list[Claim]:
+    scope = out_of_scope(seg, claims, settings)
+    ctx = ArticleContext(claims, _article_round(claims, seg.article.meta, kb), kb, official,
+                         _benchmarks_by_sentence(seg, kb))
+    out: list[Claim] = []
+    for i, claim in enumerate(claims):
+        if i in scope:
+            out.append(replace(claim, verdict="out_of_scope", explanation=scope[i]))
+            continue
+        try:
+            fact = resolve(claim, ctx)
+        except (KeyError, ValueError, ZeroDivisionError, TypeError) as exc:
+            out.append(replace(claim, verdict="unverifiable",
+                               explanation=f"The official data could not be queried for this claim ({exc})."))
+            continue
+        if fact is None:
+            what = (claim.metric or claim.kind).replace("_", " ")
+            out.append(replace(claim, verdict="unverifiable", explanation=(
+                f"No official result or primary-source statement decides this {what} claim.")))
+            continue
+        lang = load_language(claim.lang)
+        maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {m.lower() for m in lang.cues.get("maximum", ())}
+        j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
+                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
+        official_value = fact.value
+        if isinstance(official_value, float) and not math.isnan(official_value):
+            official_value = float(f"{official_value:.6g}")
+        out.append(replace(claim, verdict=j.verdict, official=official_value, evidence=tuple(fact.evidence),
+                           explanation=j.explanation, distortion=j.distortion))
+    return out

@@ -1,0 +1,454 @@
+"""Find the deciding fact for a claim: its metric and entities become a question to the official tables
+(or to the primary-source statements), answered with a Fact that names its evidence.
+
+One function per metric family; each returns None when nothing can decide the claim (unverifiable).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pipeline.lang.loader import load_language
+from pipeline.link.kb import KnowledgeBase
+from pipeline.official.answers import OfficialResult
+from pipeline.official.query import OfficialResults
+from pipeline.reconcile.verdicts import ATTRIBUTION, CHIP_COUNT, MIXED_ROUNDS, Fact
+from pipeline.records import Claim
+
+
+@dataclass
+class ArticleContext:
+    """What resolvers may look at besides the claim: the article's other claims and defaults."""
+
+    claims: list[Claim]
+    round: str | None
+    kb: KnowledgeBase
+    official: OfficialResults
+    benchmarks_in_sentence: dict[int, tuple[str, ...]]  # sentence index -> benchmarks it names
+
+    def siblings(self, claim: Claim) -> list[Claim]:
+        return [c for c in self.claims if c.sentence_index == claim.sentence_index and c is not claim]
+
+    def earlier(self, claim: Claim, window: int = 3) -> list[Claim]:
+        return [c for c in self.claims if claim.sentence_index - window <= c.sentence_index < claim.sentence_index]
+
+
+def _round(claim: Claim, ctx: ArticleContext) -> str | None:
+    return claim.entities.round or ctx.round
+
+
+def _label(**parts: Any) -> str:
+    names = {"tpu-v3": "TPU v3", "tpu-v4": "TPU v4", "a100": "A100", "v100": "V100"}
+    out = []
+    for key, value in parts.items():
+        if value is None or value == ():
+            continue
+        if key == "chips":
+            out.append(f"{value} chips")
+        elif isinstance(value, (tuple, list)):
+            out.append("/".join(str(v) for v in value))
+        else:
+            out.append(names.get(str(value), str(value)))
+    return ", ".join(out)
+
+
+def _system_chips(ctx: ArticleContext, system: str | None, rnd: str | None) -> int | None:
+    entry = ctx.kb.get("system", system) if system else None
+    chips = entry.attr("chips", rnd) if entry else None
+    return int(chips) if chips else None
+
+
+def _sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
+    return {int(c.value) for c in ctx.siblings(claim)
+            if c.metric in ("chip_count", "gpu_count") and isinstance(c.value, (int, float)) and c.bound == "exact"}
+
+
+def _seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
+    lo, hi = r.published_interval_seconds or (r.seconds, r.seconds)
+    return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f": {r.published_minutes:.2f} min", alternatives=alternatives)
+
+
+# -- training times ------------------------------------------------------------------------------------
+def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = _round(claim, ctx)
+    if rnd is None:
+        return None
+    benches = (e.benchmark,) if e.benchmark else ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    chips = _sentence_chips(claim, ctx) or ({_system_chips(ctx, e.system, rnd)} - {None})
+    if e.benchmark:
+        return _one_result(claim, ctx, e.benchmark, rnd, chips)
+    if claim.bound == "upper" and (benches or e.org):
+        return _all_within(claim, ctx, benches, rnd, chips)
+    return None
+
+
+def _candidates(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[OfficialResult]:
+    base = dict(who=org, accelerator=acc, benchmark=bench, round=rnd)
+    tries = [(fw, chips), (None, chips), (fw, set()), (None, set())]
+    for f, cs in tries:
+        rows = [r for r in ctx.official.select(**base, framework=f) if r.scored and (not cs or r.accelerator_count in cs)]
+        if rows:
+            return rows
+    return []
+
+
+def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int]) -> Fact | None:
+    e = claim.entities
+    rows = _candidates(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    if not rows:
+        return None
+    fitting = [r for r in rows if _fits(claim, r)]
+    best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
+    label = _label(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
+                   fw=best.framework, round=rnd)
+    alts = []
+    for other in ctx.official.select(who=e.org, round=rnd):
+        if other.scored and other.benchmark != bench and other.published_interval_seconds:
+            alts.append((ATTRIBUTION, other.record_id, *other.published_interval_seconds))
+    for other in ctx.official.select(who=e.org, benchmark=bench, accelerator=e.accelerator):
+        if other.scored and other.round != rnd and other.published_interval_seconds:
+            alts.append((MIXED_ROUNDS, other.record_id, *other.published_interval_seconds))
+    for other in ctx.official.select(who=e.org, benchmark=bench, round=rnd):
+        if other.scored and other.accelerator_count != best.accelerator_count and other.published_interval_seconds:
+            alts.append((CHIP_COUNT, other.record_id, *other.published_interval_seconds))
+    return _seconds_fact(best, label, tuple(alts))
+
+
+def _fits(claim: Claim, r: OfficialResult) -> bool:
+    from pipeline.reconcile.verdicts import overlaps
+
+    iv = r.published_interval_seconds
+    return iv is not None and overlaps(claim.low, claim.high, *iv)
+
+
+def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd: str, chips: set[int]) -> Fact | None:
+    """"all these models trained in under 33 s": the slowest of them must be within it."""
+    e = claim.entities
+    count = next((c for c in ctx.siblings(claim) if c.kind == "count" and c.counted in ("model", "benchmark")
+                  and c.of_total is not None), None)
+    best: dict[str, OfficialResult] = {}
+    for r in ctx.official.select(who=e.org, round=rnd, accelerator=e.accelerator):
+        if not r.scored or (benches and r.benchmark not in benches) or (chips and r.accelerator_count not in chips):
+            continue
+        if r.benchmark not in best or (r.minutes or math.inf) < (best[r.benchmark].minutes or math.inf):
+            best[r.benchmark] = r
+    if not best:
+        return None
+    ranked = sorted(best.values(), key=lambda r: r.minutes or math.inf)
+    if count is not None and isinstance(count.value, (int, float)) and 0 < count.value <= len(ranked):
+        # "four of the eight models in 30 s": the fourth fastest must be within it
+        ranked = ranked[: int(count.value)]
+    slowest = ranked[-1]
+    lo, hi = slowest.published_interval_seconds or (slowest.seconds, slowest.seconds)
+    names = ", ".join(f"{r.benchmark} {r.published_minutes:.2f} min" for r in ranked)
+    label = _label(org=e.org, round=rnd, chips=tuple(sorted(chips)) or None) + f": slowest of {names}"
+    return Fact(slowest.seconds or 0.0, lo, hi, tuple(r.record_id for r in ranked), label)
+
+
+# -- sizes ---------------------------------------------------------------------------------------
+def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = _round(claim, ctx)
+    if rnd is None or (e.accelerator is None and e.org is None):
+        return None
+    rows = [r for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=rnd) if r.accelerator_count]
+    if not rows and e.org:
+        rows = [r for r in ctx.official.select(accelerator=e.accelerator, round=rnd) if r.accelerator_count]
+    if not rows:
+        return None
+    sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
+    top = sizes[-1]
+    label = _label(acc=e.accelerator, org=e.org, round=rnd)
+    if claim.bound == "lower" or claim.bound == "upper":
+        pick = top if claim.bound == "lower" else sizes[0]
+    else:
+        inside = [s for s in sizes if (claim.low is None or s >= claim.low) and (claim.high is None or s <= claim.high)]
+        target = float(claim.value) if isinstance(claim.value, (int, float)) else top
+        pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
+    evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
+    return Fact(pick, pick, pick, evidence, f"{label}: system sizes {_sizes_text(sizes)}", maximum=top)
+
+
+def _sizes_text(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes)) if len(sizes) <= 8 else f"{sizes[0]} to {sizes[-1]} ({len(sizes)} sizes)"
+
+
+def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = _round(claim, ctx)
+    chips = _system_chips(ctx, e.system, rnd)
+    rows = [r for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=rnd)
+            if r.host_count and (chips is None or r.accelerator_count == chips)]
+    if not rows or rnd is None:
+        return None
+    hosts = sorted({r.host_count for r in rows if r.host_count})
+    target = float(claim.value) if isinstance(claim.value, (int, float)) else hosts[-1]
+    pick = min(hosts, key=lambda h: abs(h - target)) if chips is None else hosts[-1]
+    evidence = tuple(r.record_id for r in rows if r.host_count == pick)[:6]
+    return Fact(pick, pick, pick, evidence, _label(acc=e.accelerator, org=e.org, chips=chips, round=rnd) + ": hosts")
+
+
+# -- ratios --------------------------------------------------------------------------------------
+def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
+    comp = claim.compared_to or {}
+    subject, baseline = dict(comp.get("subject") or {}), dict(comp.get("baseline") or {})
+    if not baseline:
+        return None
+    if subject == baseline or not subject:
+        # the subject is this round's counterpart of the baseline ("the new system is 4x the old Pod")
+        subject = {"org": baseline.get("org") or claim.entities.org, "accelerator": baseline.get("accelerator"),
+                   "round": ctx.round}
+    subject.setdefault("round", _round(claim, ctx))
+    if not baseline.get("round"):
+        baseline["round"] = ctx.kb.previous_round(subject.get("round")) if subject.get("accelerator") == baseline.get(
+            "accelerator") else subject.get("round")
+    return subject, baseline
+
+
+def _size_of(side: dict, ctx: ArticleContext) -> tuple[int, tuple[str, ...]] | None:
+    chips = _system_chips(ctx, side.get("system"), side.get("round"))
+    acc = side.get("accelerator")
+    if acc is None and side.get("system"):
+        entry = ctx.kb.get("system", side["system"])
+        acc = entry.attr("accelerator") if entry else None
+    if acc and side.get("round"):
+        largest = ctx.official.largest_system(acc, side["round"], side.get("org"))
+        if largest is not None:
+            return largest.accelerator_count, largest.records[:4]
+    return (chips, ()) if chips else None
+
+
+def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    sides = _sides(claim, ctx)
+    if sides is None:
+        return None
+    a, b = (_size_of(s, ctx) for s in sides)
+    if not a or not b:
+        return None
+    ratio = a[0] / b[0]
+    label = f"system size {_label(**sides[0])} vs {_label(**sides[1])}"
+    return Fact(ratio, ratio, ratio, a[1] + b[1], label, derivation=f"{a[0]} chips / {b[0]} chips = {ratio:.3g}x")
+
+
+def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    if _is_magnitude(claim):
+        return magnitude(claim, ctx)
+    sides = _sides(claim, ctx)
+    if sides is None:
+        return None
+    sub, base = sides
+    if sub.get("accelerator") == base.get("accelerator") and sub.get("system") != base.get("system") and (
+            _size_cue(claim, ctx)):
+        return system_size_ratio(claim, ctx)
+    if not sub.get("accelerator") or not base.get("accelerator"):
+        return None
+    org = sub.get("org") or claim.entities.org
+    chips = _sentence_chips(claim, ctx) | {c for s in (sub, base) for c in [_system_chips(ctx, s.get("system"),
+                                                                                               s.get("round"))] if c}
+    sizes_a = {r.accelerator_count for r in ctx.official.select(who=org, accelerator=sub["accelerator"], round=sub["round"]) if r.scored}
+    sizes_b = {r.accelerator_count for r in ctx.official.select(who=base.get("org") or org, accelerator=base["accelerator"],
+                                                                round=base["round"]) if r.scored}
+    common = (chips & sizes_a & sizes_b) or (sizes_a & sizes_b)
+    if not common:
+        return None
+    scale = max(common) if not (chips & sizes_a & sizes_b) else min(chips & sizes_a & sizes_b)
+    set_a = ctx.official.results_for(org, sub["accelerator"], scale, sub["round"])
+    set_b = ctx.official.results_for(base.get("org") or org, base["accelerator"], scale, base["round"])
+    sp = ctx.official.speedup(set_a, set_b)
+    if sp.arithmetic_mean is None:
+        return None
+    per = ", ".join(f"{k} {v:.2f}x" for k, v in sp.per_benchmark)
+    label = (f"speedup of {_label(acc=sub['accelerator'], round=sub['round'])} over "
+             f"{_label(acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    deriv = f"per benchmark {per}; arithmetic mean {sp.arithmetic_mean:.2f}x, geometric {sp.geometric_mean:.2f}x"
+    mean = sp.arithmetic_mean
+    lo, hi = sorted((mean, sp.geometric_mean or mean))
+    return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()))
+
+
+def _is_magnitude(claim: Claim) -> bool:
+    words = load_language(claim.lang).magnitude_words
+    return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in words)
+
+
+def _size_cue(claim: Claim, ctx: ArticleContext) -> bool:
+    words = load_language(claim.lang).cues.get("size", ())
+    return any(w.lower() in claim.sentence.lower() for w in words)
+
+
+def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"近五个数量级": an old time written earlier vs this round's times of the same org."""
+    old = next((c for c in reversed(ctx.earlier(claim) + ctx.siblings(claim)) if c.kind == "duration"
+                and c.sentence_index <= claim.sentence_index and isinstance(c.value, (int, float))
+                and float(c.value) >= 86400), None)
+    rnd = _round(claim, ctx)
+    if old is None or rnd is None:
+        return None
+    rows = [r for r in ctx.official.select(who=claim.entities.org, round=rnd) if r.scored]
+    if not rows:
+        return None
+    fastest: dict[str, float] = {}
+    for r in rows:
+        fastest[r.benchmark] = min(fastest.get(r.benchmark, math.inf), r.seconds or math.inf)
+    t_min, t_max = min(fastest.values()), max(fastest.values())
+    old_lo = old.low if old.low is not None else float(old.value)
+    old_hi = old.high if old.high is not None else float(old.value)
+    lo, hi = old_lo / t_max, old_hi / t_min
+    deriv = (f"{old.text} = {old_lo / 86400:.0f}-{old_hi / 86400:.0f} days vs this round's fastest times "
+             f"{t_min:.1f}-{t_max:.1f} s: {lo:.3g}-{hi:.3g}x = 10^{math.log10(lo):.2f}-10^{math.log10(hi):.2f}")
+    return Fact(math.sqrt(lo * hi), lo, hi, tuple(r.record_id for r in rows[:6]),
+                f"speed-up since '{old.text}'", derivation=deriv)
+
+
+# -- statements ------------------------------------------------------------------------------------
+def _statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...]) -> Fact | None:
+    e = claim.entities.as_dict()
+    e.setdefault("round", None)
+    e["round"] = e.get("round") or ctx.round
+    cands = [s for s in ctx.official.statements if s.metric == metric and s.value is not None]
+    best, score = None, -1
+    for s in cands:
+        ok, n = True, 0
+        for k in keys:
+            want = e.get(k)
+            have = s.entity_values(k)
+            if have and want and want not in have:
+                ok = False
+            n += int(bool(have and want in have))
+        if ok and n > score:
+            best, score = s, n
+    if best is None or score <= 0:
+        return None
+    v = best.value
+    lo = hi = v if isinstance(v, (int, float)) else None
+    note = best.note.lower()
+    if "bound=upper" in note:
+        lo = None
+    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}")
+
+
+def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    return _statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"))
+
+
+def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """A system's peak: the maker's statement, with chips x per-chip peak shown as a cross-check."""
+    fact = _statement_fact(claim, ctx, "peak_compute", ("org", "accelerator", "round"))
+    rnd = _round(claim, ctx)
+    acc = claim.entities.accelerator
+    chips = _system_chips(ctx, claim.entities.system, rnd)
+    if chips is None and acc and rnd:
+        largest = ctx.official.largest_system(acc, rnd, claim.entities.org)
+        chips = largest.accelerator_count if largest else None
+    per_chip = [s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
+                and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float))]
+    if chips and per_chip:
+        total = chips * float(per_chip[0].value)
+        deriv = f"{chips} chips x {float(per_chip[0].value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"
+        if fact is None:
+            return Fact(total, total, total, per_chip[0].evidence, f"peak of {chips} {acc} chips", derivation=deriv)
+        return replace(fact, derivation=deriv)
+    return fact
+
+
+def per_chip_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    sides = _sides(claim, ctx)
+    if sides is None:
+        return None
+    peaks = []
+    for side in sides:
+        acc = side.get("accelerator")
+        st = [s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
+              and acc in s.entity_values("accelerator")]
+        if not st:
+            return None
+        peaks.append(st[0])
+    ratio = float(peaks[0].value) / float(peaks[1].value)
+    return Fact(ratio, ratio, ratio, peaks[0].evidence + peaks[1].evidence, "per-chip peak compute",
+                derivation=f"{float(peaks[0].value) / 1e12:.0f} / {float(peaks[1].value) / 1e12:.0f} TFLOPS = {ratio:.3g}x")
+
+
+def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = _round(claim, ctx)
+    if rnd is None:
+        return None
+    nouns = load_language(claim.lang).nouns
+    record_words = any(n in claim.sentence for n, c in nouns.items() if c == "record")
+    if claim.entities.org and (claim.of_total is not None or record_words):
+        leads = ctx.official.leads(claim.entities.org, rnd)
+        stated = records_count(claim, ctx)
+        if stated is not None:
+            return stated
+        return Fact(leads.count, leads.count, leads.count, leads.evidence,
+                    f"benchmarks where {claim.entities.org} has the fastest {rnd} result: {', '.join(leads.benchmarks)}")
+    benches = ctx.official.benchmarks(rnd)
+    return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+
+
+def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = _round(claim, ctx)
+    limit = next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"), None)
+    if rnd is None:
+        return None
+    if limit is not None and claim.entities.org is None:
+        org = next((c.entities.org for c in ctx.siblings(claim) + ctx.earlier(claim) if c.entities.org), None)
+    else:
+        org = claim.entities.org
+    if limit is not None and org and isinstance(limit.value, (int, float)):
+        cu = ctx.official.count_under(org, rnd, float(limit.value))
+        return Fact(cu.count, cu.count, cu.count, cu.records[:8],
+                    f"{org}'s {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
+    return benchmarks_count(claim, ctx)
+
+
+def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = _round(claim, ctx)
+    if rnd is None:
+        return None
+    orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
+    return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"submitters of {rnd}: {', '.join(orgs)}")
+
+
+def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    return _statement_fact(claim, ctx, "results_count", ("round",))
+
+
+def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """A date is checked against a round's results date or a dated statement it names."""
+    if not isinstance(claim.value, str):
+        return None
+    rnd = claim.entities.round
+    entry = ctx.kb.get("round", rnd) if rnd else None
+    when = entry.attr("date") if entry else None
+    if when and str(when)[:7] == claim.value[:7]:
+        return Fact(str(when), None, None, (rnd,), f"{rnd} results date")
+    return None
+
+
+RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
+    "train_time": train_time,
+    "chip_count": chip_count,
+    "gpu_count": chip_count,
+    "host_count": host_count,
+    "system_size_ratio": system_size_ratio,
+    "speedup": speedup,
+    "per_chip_compute_ratio": per_chip_ratio,
+    "peak_compute": peak_compute,
+    "records_count": records_count,
+    "benchmarks_count": benchmarks_count,
+    "models_count": models_count,
+    "companies_count": companies_count,
+    "submissions_count": submissions_count,
+    "date": date,
+}
+
+
+def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    fn = RESOLVERS.get(claim.metric or "")
+    if fn is None and claim.kind == "duration" and claim.entities.benchmark:
+        fn = train_time
+    return fn(claim, ctx) if fn else None

@@ -1,0 +1,179 @@
+"""Verdict rules: a claim's interval and reading against an official fact (../CONTRACT.md).
+
+- supported: the claim's interval overlaps the fact's (for an "N倍/N times" phrase: under its primary
+  reading; for an ambiguous phrase, under both);
+- ambiguous: only a secondary reading fits (提升了2.7倍 meant as 2.7x; 大三倍 against 4x);
+- contradicted: no reading fits.
+A maximum cue ("up to", 高达, 最多) states the maximum: the fact must be the maximum of the quantity and
+equal the value within the precision written.  Every verdict comes with a sentence that shows the
+arithmetic, and contradicted/ambiguous ones with the kind of distortion that explains them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Distortion types named on contradicted and ambiguous verdicts.
+N_VS_N_PLUS_1 = "n_vs_n_plus_1"
+INVERTED = "inverted_ratio"
+CHIP_COUNT = "chip_count_mismatch"
+MIXED_ROUNDS = "mixed_rounds"
+MIXED_CATEGORY = "mixed_categories"
+DERIVED = "derived_as_official"
+ATTRIBUTION = "wrong_attribution"
+UNIT = "unit_error"
+ROUNDING = "rounding_beyond_digits"
+WRONG_VALUE = "wrong_value"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """The official figure a claim is checked against."""
+
+    value: float | str
+    low: float | None  # the figure's own interval (the precision it was published with)
+    high: float | None
+    evidence: tuple[str, ...]
+    label: str  # what was looked up, in words: "BERT, 4096 TPU v3 chips (Google, v0.7, TensorFlow)"
+    derivation: str = ""  # the arithmetic of a derived figure
+    maximum: float | None = None  # the largest value of the quantity, for "up to" claims
+    # other readings of the same question that would fit a misread claim: (distortion, label, low, high)
+    alternatives: tuple[tuple[str, str, float, float], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: str
+    explanation: str
+    distortion: str | None = None
+    reading: str | None = None  # the reading that fits
+
+
+def overlaps(a_low: float | None, a_high: float | None, b_low: float | None, b_high: float | None) -> bool:
+    lo_ok = a_high is None or b_low is None or b_low <= a_high + 1e-9 * max(1.0, abs(a_high))
+    hi_ok = a_low is None or b_high is None or a_low <= b_high + 1e-9 * max(1.0, abs(b_high))
+    return lo_ok and hi_ok
+
+
+def fmt(x: float | str | None, unit: str = "") -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, str):
+        return x
+    if unit == "FLOP/s":
+        return f"{x / 1e15:.4g} PFLOP/s"
+    if unit == "s" and abs(x) >= 3 * 86400:
+        return f"{x / 86400:.4g} days"
+    if unit == "s" and abs(x) >= 600:
+        return f"{x / 60:.4g} min"
+    text = f"{x:.4g}" if not float(x).is_integer() or abs(x) >= 1e6 else f"{int(x)}"
+    return text + ({"s": " s", "x": "x", "%": " %"}.get(unit, "" if unit in ("count", "") else f" {unit}"))
+
+
+def _interval_text(low: float | None, high: float | None, unit: str) -> str:
+    if low is not None and high is not None and abs(low - high) < 1e-12:
+        return fmt(low, unit)
+    return f"[{fmt(low, unit)}, {fmt(high, unit)}]"
+
+
+def readings(claim_reading: str | None, low: float | None, high: float | None, magnitude: bool = False
+             ) -> tuple[list[tuple[str, float | None, float | None]], list[tuple[str, float | None, float | None]]]:
+    """(primary, secondary) readings of a ratio claim as multiplier intervals."""
+    plus = (None if low is None else low + 1, None if high is None else high + 1)
+    if magnitude or claim_reading in (None, "times_as"):
+        return [("times_as", low, high)], []
+    if claim_reading == "increase_by":
+        return [("increase_by", *plus)], [("times_as", low, high)]
+    return [("times_as", low, high), ("increase_by", *plus)], []
+
+
+def judge(claim_low: float | None, claim_high: float | None, value: float | str | None, unit: str, fact: Fact,
+          kind: str, reading: str | None = None, maximum_cue: bool = False, half: float = 0.0,
+          magnitude: bool = False) -> Judgement:
+    """Verdict of one claim against its deciding fact."""
+    shown = f"{fact.label}: official {_interval_text(fact.low, fact.high, unit) if fact.low != fact.high else fmt(fact.value, unit)}"
+    if fact.derivation:
+        shown += f" ({fact.derivation})"
+    if isinstance(value, str) or isinstance(fact.value, str):
+        ok = str(value) == str(fact.value) or (isinstance(fact.value, str) and str(fact.value).startswith(str(value)))
+        return Judgement("supported" if ok else "contradicted",
+                         f"{'Matches' if ok else 'Does not match'} {shown}.", None if ok else WRONG_VALUE)
+    if maximum_cue and fact.maximum is not None and value is not None:
+        # "up to X": the largest value must be X within the precision written
+        lo, hi = float(value) - half, float(value) + half
+        top = fact.maximum
+        if kind == "ratio":
+            prim, sec = readings(reading, lo, hi, magnitude)
+            return _ratio_judgement(prim, sec, top, top, shown + f"; the maximum is {fmt(top, 'x')}", fact)
+        if lo - 1e-9 <= top <= hi + 1e-9:
+            return Judgement("supported", f"The maximum matches: {shown}; the largest is {fmt(top, unit)}.")
+        return Judgement("contradicted", f"'Up to' states the maximum, but {shown}; the largest is {fmt(top, unit)}, "
+                         f"not {fmt(value, unit)}.", _distortion(value, unit, fact, kind))
+    if kind == "ratio":
+        prim, sec = readings(reading, claim_low, claim_high, magnitude)
+        return _ratio_judgement(prim, sec, fact.low, fact.high, shown, fact)
+    claim_text = _interval_text(claim_low, claim_high, unit)
+    if overlaps(claim_low, claim_high, fact.low, fact.high):
+        return Judgement("supported", f"The claim allows {claim_text}; {shown}.")
+    return Judgement("contradicted", f"The claim allows {claim_text}, but {shown}.",
+                     _distortion(value, unit, fact, kind, claim_low, claim_high))
+
+
+def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) -> Judgement:
+    fits = [(name, lo, hi) for name, lo, hi in primary if overlaps(lo, hi, f_low, f_high)]
+    names = {"times_as": "as 'N times as much'", "increase_by": "as 'increased by N' (N+1 times as much)"}
+    if len(primary) > 1:  # an ambiguous phrase: both readings must fit
+        if len(fits) == len(primary):
+            return Judgement("supported", f"Both readings fit; {shown}.", reading="both")
+        if fits:
+            name = fits[0][0]
+            other = next(n for n, _, _ in primary if n != name)
+            return Judgement("ambiguous", f"The phrase reads two ways: read {names[name]} it fits, read "
+                             f"{names[other]} it does not; {shown}.", N_VS_N_PLUS_1, reading=name)
+        return Judgement("contradicted", f"Neither reading fits; {shown}.",
+                         _ratio_distortion(primary, fact, f_low, f_high))
+    if fits:
+        name = fits[0][0]
+        return Judgement("supported", f"Read {names[name]}, it fits; {shown}.", reading=name)
+    loose = [(name, lo, hi) for name, lo, hi in secondary if overlaps(lo, hi, f_low, f_high)]
+    if loose:
+        name = loose[0][0]
+        strict = primary[0][0]
+        return Judgement("ambiguous", f"Read strictly {names[strict]} it does not fit; only the loose reading "
+                         f"{names[name]} does; {shown}.", N_VS_N_PLUS_1, reading=name)
+    return Judgement("contradicted", f"Read {names[primary[0][0]]}, it does not fit; {shown}.",
+                     _ratio_distortion(primary, fact, f_low, f_high))
+
+
+def _ratio_distortion(primary, fact: Fact, f_low, f_high) -> str:
+    for _, lo, hi in primary:
+        if lo and hi and overlaps(1 / hi, 1 / lo, f_low, f_high):
+            return INVERTED
+        shifted = (None if lo is None else lo - 1, None if hi is None else hi - 1)
+        if overlaps(*shifted, f_low, f_high) or overlaps(None if lo is None else lo + 1,
+                                                         None if hi is None else hi + 1, f_low, f_high):
+            return N_VS_N_PLUS_1
+    return _alternative(primary[0][1], primary[0][2], fact) or WRONG_VALUE
+
+
+def _alternative(low, high, fact: Fact) -> str | None:
+    for distortion, _label, a_low, a_high in fact.alternatives:
+        if overlaps(low, high, a_low, a_high):
+            return distortion
+    return None
+
+
+def _distortion(value, unit: str, fact: Fact, kind: str, low=None, high=None) -> str:
+    alt = _alternative(low if low is not None else value, high if high is not None else value, fact)
+    if alt:
+        return alt
+    if isinstance(value, (int, float)) and isinstance(fact.value, (int, float)) and fact.value:
+        v, f = float(value), float(fact.value)
+        for factor in (60.0, 1 / 60.0, 1000.0, 0.001, 3600.0):
+            if abs(v * factor - f) <= 0.05 * abs(f):
+                return UNIT
+        if kind == "count" and unit == "count":
+            return CHIP_COUNT if fact.label.lower().find("chip") >= 0 or "gpu" in fact.label.lower() else WRONG_VALUE
+        if abs(round(v) - round(f)) == 0:
+            return ROUNDING
+    return WRONG_VALUE
