@@ -66,7 +66,10 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
                 f"No official result or primary-source statement decides this {what} claim.")))
             continue
         lang = load_language(claim.lang)
-        maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {m.lower() for m in lang.cues.get("maximum", ())}
+        # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
+        maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
+            m.lower() for m in lang.cues.get("maximum", ())} and not any(
+            w.lower() in claim.sentence.lower() for w in lang.cues.get("average", ()))
         j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
                   maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
         official_value = fact.value

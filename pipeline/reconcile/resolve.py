@@ -40,6 +40,21 @@ def _round(claim: Claim, ctx: ArticleContext) -> str | None:
     return claim.entities.round or ctx.round
 
 
+def _org(claim: Claim, ctx: ArticleContext) -> str | None:
+    """The claim's org, else the one the nearest earlier claim of the article is about."""
+    if claim.entities.org:
+        return claim.entities.org
+    for c in reversed([c for c in ctx.claims if c.start <= claim.start]):
+        if c.entities.org:
+            return c.entities.org
+    return None
+
+
+def _cue(claim: Claim, key: str) -> bool:
+    words = load_language(claim.lang).cues.get(key, ())
+    return any(w.lower() in claim.sentence.lower() for w in words)
+
+
 def _label(**parts: Any) -> str:
     names = {"tpu-v3": "TPU v3", "tpu-v4": "TPU v4", "a100": "A100", "v100": "V100"}
     out = []
@@ -81,27 +96,40 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
     chips = _sentence_chips(claim, ctx) or ({_system_chips(ctx, e.system, rnd)} - {None})
     if e.benchmark:
         return _one_result(claim, ctx, e.benchmark, rnd, chips)
-    if claim.bound == "upper" and (benches or e.org):
+    if claim.bound == "upper" and _org(claim, ctx):
         return _all_within(claim, ctx, benches, rnd, chips)
     return None
 
 
 def _candidates(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[OfficialResult]:
-    base = dict(who=org, accelerator=acc, benchmark=bench, round=rnd)
-    tries = [(fw, chips), (None, chips), (fw, set()), (None, set())]
-    for f, cs in tries:
-        rows = [r for r in ctx.official.select(**base, framework=f) if r.scored and (not cs or r.accelerator_count in cs)]
-        if rows:
-            return rows
+    """Results matching the claim, relaxing what the text may state loosely: framework, then scale, then
+    the org (Ascend results were submitted by SIAT, not Huawei).  Unscored rows are included so the
+    caller can tell 'no such result' from 'its logs are missing'."""
+    whos = [org] + ([None] if org and acc else [])
+    for who in whos:
+        base = dict(who=who, accelerator=acc, benchmark=bench, round=rnd)
+        for f, cs in [(fw, chips), (None, chips), (fw, set()), (None, set())]:
+            rows = [r for r in ctx.official.select(**base, framework=f) if not cs or r.accelerator_count in cs]
+            if any(r.scored for r in rows):
+                return rows
     return []
 
 
 def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int]) -> Fact | None:
     e = claim.entities
-    rows = _candidates(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    all_rows = _candidates(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    rows = [r for r in all_rows if r.scored]
+    fitting = [r for r in rows if _fits(claim, r)]
+    if not fitting:
+        stated = _stated_time(claim, ctx, bench, rnd)
+        if stated is not None:
+            return stated
+        # A larger system of the same org whose logs are missing may hold the figure: say so, don't guess.
+        biggest = max((r.accelerator_count or 0 for r in rows), default=0)
+        if any(not r.scored and (r.accelerator_count or 0) > biggest for r in all_rows) and not chips:
+            return None
     if not rows:
         return None
-    fitting = [r for r in rows if _fits(claim, r)]
     best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
     label = _label(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
                    fw=best.framework, round=rnd)
@@ -118,6 +146,18 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
     return _seconds_fact(best, label, tuple(alts))
 
 
+def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fact | None:
+    """A published time from a primary source, for results whose logs are missing."""
+    for st in ctx.official.statements:
+        if st.metric != "train_time" or bench not in st.entity_values("benchmark") or rnd not in st.entity_values("round"):
+            continue
+        if claim.entities.org and st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
+            continue
+        v = float(st.value)  # seconds, published to two decimals of a minute
+        return Fact(v, v - 0.3, v + 0.3, st.evidence, f"{st.id}: {st.text}")
+    return None
+
+
 def _fits(claim: Claim, r: OfficialResult) -> bool:
     from pipeline.reconcile.verdicts import overlaps
 
@@ -128,10 +168,11 @@ def _fits(claim: Claim, r: OfficialResult) -> bool:
 def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd: str, chips: set[int]) -> Fact | None:
     """"all these models trained in under 33 s": the slowest of them must be within it."""
     e = claim.entities
+    org = _org(claim, ctx)
     count = next((c for c in ctx.siblings(claim) if c.kind == "count" and c.counted in ("model", "benchmark")
                   and c.of_total is not None), None)
     best: dict[str, OfficialResult] = {}
-    for r in ctx.official.select(who=e.org, round=rnd, accelerator=e.accelerator):
+    for r in ctx.official.select(who=org, round=rnd, accelerator=e.accelerator):
         if not r.scored or (benches and r.benchmark not in benches) or (chips and r.accelerator_count not in chips):
             continue
         if r.benchmark not in best or (r.minutes or math.inf) < (best[r.benchmark].minutes or math.inf):
@@ -145,7 +186,7 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
     slowest = ranked[-1]
     lo, hi = slowest.published_interval_seconds or (slowest.seconds, slowest.seconds)
     names = ", ".join(f"{r.benchmark} {r.published_minutes:.2f} min" for r in ranked)
-    label = _label(org=e.org, round=rnd, chips=tuple(sorted(chips)) or None) + f": slowest of {names}"
+    label = _label(org=org, round=rnd, chips=tuple(sorted(chips)) or None) + f": slowest of {names}"
     return Fact(slowest.seconds or 0.0, lo, hi, tuple(r.record_id for r in ranked), label)
 
 
@@ -155,14 +196,22 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
     if rnd is None or (e.accelerator is None and e.org is None):
         return None
-    rows = [r for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=rnd) if r.accelerator_count]
+    entry = ctx.kb.get("system", e.system) if e.system else None
+    rounds = [rnd]
+    if entry is not None and entry.attr("chips") and entry.attr("rounds"):
+        rounds = list(entry.attr("rounds"))  # the Cloud TPU v3 Pod of v0.6 is named in a v0.7 story
+    rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
+                                                           benchmark=e.benchmark) if r.accelerator_count]
+    if not rows and e.benchmark:
+        rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x)
+                if r.accelerator_count]
     if not rows and e.org:
         rows = [r for r in ctx.official.select(accelerator=e.accelerator, round=rnd) if r.accelerator_count]
     if not rows:
         return None
     sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
     top = sizes[-1]
-    label = _label(acc=e.accelerator, org=e.org, round=rnd)
+    label = _label(acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
     if claim.bound == "lower" or claim.bound == "upper":
         pick = top if claim.bound == "lower" else sizes[0]
     else:
@@ -204,8 +253,9 @@ def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
                    "round": ctx.round}
     subject.setdefault("round", _round(claim, ctx))
     if not baseline.get("round"):
-        baseline["round"] = ctx.kb.previous_round(subject.get("round")) if subject.get("accelerator") == baseline.get(
-            "accelerator") else subject.get("round")
+        same = subject.get("accelerator") == baseline.get("accelerator")
+        baseline["round"] = ctx.kb.previous_round(subject.get("round")) if same else subject.get("round")
+        baseline["round_guessed"] = True
     return subject, baseline
 
 
@@ -246,28 +296,62 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return system_size_ratio(claim, ctx)
     if not sub.get("accelerator") or not base.get("accelerator"):
         return None
-    org = sub.get("org") or claim.entities.org
-    chips = _sentence_chips(claim, ctx) | {c for s in (sub, base) for c in [_system_chips(ctx, s.get("system"),
-                                                                                               s.get("round"))] if c}
-    sizes_a = {r.accelerator_count for r in ctx.official.select(who=org, accelerator=sub["accelerator"], round=sub["round"]) if r.scored}
-    sizes_b = {r.accelerator_count for r in ctx.official.select(who=base.get("org") or org, accelerator=base["accelerator"],
-                                                                round=base["round"]) if r.scored}
-    common = (chips & sizes_a & sizes_b) or (sizes_a & sizes_b)
-    if not common:
-        return None
-    scale = max(common) if not (chips & sizes_a & sizes_b) else min(chips & sizes_a & sizes_b)
-    set_a = ctx.official.results_for(org, sub["accelerator"], scale, sub["round"])
-    set_b = ctx.official.results_for(base.get("org") or org, base["accelerator"], scale, base["round"])
-    sp = ctx.official.speedup(set_a, set_b)
-    if sp.arithmetic_mean is None:
+    org = sub.get("org") or _org(claim, ctx)
+    chips = _nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator")}) | {
+        c for s in (sub, base) for c in [_system_chips(ctx, s.get("system"), s.get("round"))] if c}
+    rounds = [base["round"]]
+    if base.pop("round_guessed", False):
+        prev = ctx.kb.previous_round(sub["round"])
+        rounds = [r for r in (base["round"], prev) if r]
+    sp, scale = None, None
+    for rnd_b in rounds:
+        base["round"] = rnd_b
+        sp, scale = _best_speedup(ctx, org, sub, base, chips)
+        if sp is not None:
+            break
+    if sp is None or sp.arithmetic_mean is None:
         return None
     per = ", ".join(f"{k} {v:.2f}x" for k, v in sp.per_benchmark)
+    bench = claim.entities.benchmark
+    if bench and bench in sp.ratios:
+        r = sp.ratios[bench]
+        ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
+        return Fact(round(r, 4), r, r, ids, f"{bench} speedup of {_label(acc=sub['accelerator'], round=sub['round'])} "
+                    f"over {_label(acc=base['accelerator'], round=base['round'])} at {scale} chips",
+                    derivation=f"per benchmark {per}")
     label = (f"speedup of {_label(acc=sub['accelerator'], round=sub['round'])} over "
              f"{_label(acc=base['accelerator'], round=base['round'])} at {scale} chips")
     deriv = f"per benchmark {per}; arithmetic mean {sp.arithmetic_mean:.2f}x, geometric {sp.geometric_mean:.2f}x"
     mean = sp.arithmetic_mean
     lo, hi = sorted((mean, sp.geometric_mean or mean))
     return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()))
+
+
+def _nearby_chips(claim: Claim, ctx: ArticleContext, accs: set) -> set[int]:
+    """Chip counts of those accelerators in this sentence or the next (a figure caption often gives the
+    scale of a speedup stated just before)."""
+    return {int(c.value) for c in ctx.claims
+            if claim.sentence_index <= c.sentence_index <= claim.sentence_index + 1 and c.kind == "count"
+            and c.metric in ("chip_count", "gpu_count") and c.bound == "exact" and isinstance(c.value, (int, float))
+            and (c.entities.accelerator in accs or c.entities.accelerator is None)}
+
+
+def _best_speedup(ctx: ArticleContext, org, sub: dict, base: dict, chips: set[int]):
+    """The speedup at the scale the text gives, else at the scale where the two sides share the most
+    benchmarks (the fairest like-for-like comparison)."""
+    org_b = base.get("org") or org
+    sizes_a = {r.accelerator_count for r in ctx.official.select(who=org, accelerator=sub["accelerator"],
+                                                                round=sub["round"]) if r.scored}
+    sizes_b = {r.accelerator_count for r in ctx.official.select(who=org_b, accelerator=base["accelerator"],
+                                                                round=base["round"]) if r.scored}
+    common = sorted((chips & sizes_a & sizes_b) or (sizes_a & sizes_b))
+    best = None
+    for scale in common:
+        sp = ctx.official.speedup(ctx.official.results_for(org, sub["accelerator"], scale, sub["round"]),
+                                  ctx.official.results_for(org_b, base["accelerator"], scale, base["round"]))
+        if sp.arithmetic_mean is not None and (best is None or len(sp.per_benchmark) >= len(best[0].per_benchmark)):
+            best = (sp, scale)
+    return best if best else (None, None)
 
 
 def _is_magnitude(claim: Claim) -> bool:
@@ -332,7 +416,16 @@ def _statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[
 
 
 def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    return _statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"))
+    fact = _statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"))
+    org, rnd = claim.entities.org, _round(claim, ctx)
+    same = [s for s in ctx.official.statements if s.metric == "records_claimed" and org in s.entity_values("org")
+            and rnd in s.entity_values("round") and isinstance(s.value, (int, float))]
+    if len(same) > 1 and isinstance(claim.value, (int, float)):
+        total = sum(float(s.value) for s in same)
+        if abs(total - float(claim.value)) < 0.5:  # "16 records" = 8 at scale + 8 per accelerator
+            return Fact(total, total, total, tuple(s.source_url for s in same),
+                        f"{org}'s {rnd} records", derivation=" + ".join(f"{s.value:g} ({s.id})" for s in same))
+    return fact
 
 
 def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -376,9 +469,7 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
     if rnd is None:
         return None
-    nouns = load_language(claim.lang).nouns
-    record_words = any(n in claim.sentence for n, c in nouns.items() if c == "record")
-    if claim.entities.org and (claim.of_total is not None or record_words):
+    if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
         stated = records_count(claim, ctx)
         if stated is not None:
@@ -394,10 +485,7 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     limit = next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"), None)
     if rnd is None:
         return None
-    if limit is not None and claim.entities.org is None:
-        org = next((c.entities.org for c in ctx.siblings(claim) + ctx.earlier(claim) if c.entities.org), None)
-    else:
-        org = claim.entities.org
+    org = _org(claim, ctx)
     if limit is not None and org and isinstance(limit.value, (int, float)):
         cu = ctx.official.count_under(org, rnd, float(limit.value))
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
@@ -407,8 +495,8 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
-    if rnd is None:
-        return None
+    if rnd is None or not _cue(claim, "submit"):
+        return None  # "dozens of server makers offer A100 servers" is not about the submitters
     orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
     return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"submitters of {rnd}: {', '.join(orgs)}")
 
@@ -417,15 +505,36 @@ def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return _statement_fact(claim, ctx, "results_count", ("round",))
 
 
+DATE_EVENTS = {"founding_date": "founding", "launch_date": "launch", "results_date": "results"}
+
+
 def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    """A date is checked against a round's results date or a dated statement it names."""
-    if not isinstance(claim.value, str):
+    """A date is checked against a dated statement about the same event (founding, launch, results)
+    of the same entities, or against the round's results date."""
+    if not isinstance(claim.value, str) or claim.value.startswith("--"):
         return None
+    e = claim.entities.as_dict()
+    for s in ctx.official.statements:
+        event = DATE_EVENTS.get(s.metric)
+        if event is None or not _cue(claim, event) or not isinstance(s.value, str):
+            continue
+        rounds = s.entity_values("round")
+        if rounds and (e.get("round") or ctx.round) not in rounds:
+            continue
+        keys = [k for k, _ in s.entities if k != "round"]
+        if keys and not all(e.get(k) in s.entity_values(k) for k in keys):
+            continue
+        if not keys and not _cue(claim, "mlperf"):
+            continue
+        precision = len(claim.value)
+        return Fact(s.value[:precision], None, None, s.evidence, f"{s.id}: {s.text}")
     rnd = claim.entities.round
     entry = ctx.kb.get("round", rnd) if rnd else None
     when = entry.attr("date") if entry else None
+    if when and _cue(claim, "results"):
+        return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
     if when and str(when)[:7] == claim.value[:7]:
-        return Fact(str(when), None, None, (rnd,), f"{rnd} results date")
+        return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
     return None
 
 
