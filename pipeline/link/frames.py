@@ -16,16 +16,40 @@ from pipeline.records import Claim
 Span = tuple[int, int]
 
 
-def clauses(text: str, start: int, delimiters: Iterable[str]) -> list[Span]:
-    """Clause spans (article offsets) of a sentence that starts at `start`: split after each delimiter."""
+def clauses(text: str, start: int, delimiters: Iterable[str], continuations: Iterable[str] = ()) -> list[Span]:
+    """Clause spans (article offsets) of a sentence that starts at `start`: split after each delimiter,
+    except before a word that continues the clause before it (", which still needed ..." belongs to
+    the noun it follows)."""
     cuts = {0, len(text)}
     for d in delimiters:
         i = text.find(d)
         while i >= 0:
             cuts.add(i + len(d))
             i = text.find(d, i + 1)
-    edges = sorted(cuts)
+    lower = text.lower()
+    for cut in list(cuts):
+        rest = lower[cut:].lstrip()
+        if any(rest.startswith(w) and not rest[len(w):len(w) + 1].isalnum() for w in continuations):
+            cuts.discard(cut)
+    edges = sorted(cuts | {0, len(text)})
     return [(start + a, start + b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+
+
+def asides(text: str, start: int, brackets: Iterable[tuple[str, str]]) -> list[Span]:
+    """Bracketed spans (article offsets, brackets included), outermost pairs only."""
+    out: list[Span] = []
+    for opening, closing in brackets:
+        depth, begin = 0, 0
+        for i, ch in enumerate(text):
+            if ch == opening:
+                if depth == 0:
+                    begin = i
+                depth += 1
+            elif ch == closing and depth > 0:
+                depth -= 1
+                if depth == 0:
+                    out.append((start + begin, start + i + 1))
+    return sorted(out)
 
 
 def span_of(spans: Sequence[Span], pos: int) -> Span | None:
@@ -51,10 +75,13 @@ class Region:
 
 
 def baseline_regions(text: str, offset: int, cues: Sequence[Cue], mentions: Sequence[Mention],
-                     ratio_claims: Sequence[Claim], clause_spans: Sequence[Span], rules: Linking) -> list[Region]:
-    """Baselines of the comparisons in one sentence (only sentences with a ratio claim compare)."""
+                     ratio_claims: Sequence[Claim], clause_spans: Sequence[Span], rules: Linking,
+                     claim_spans: Sequence[Span] = ()) -> list[Region]:
+    """Baselines of the comparisons in one sentence (only sentences with a ratio claim compare).  A cue
+    inside a claim's own text ("more than 18 hours") is the claim's bound, not a comparison."""
     if not ratio_claims:
         return []
+    cues = [c for c in cues if not any(a <= c.start and c.end <= b for a, b in claim_spans)]
     regions: list[Region] = []
     used_as_closer: set[int] = set()
     # 与 X 相比: opener ... one of its closers

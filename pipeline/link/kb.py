@@ -41,7 +41,7 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
 # attribute -> the entity type its value(s) must be ids of (None: a plain value)
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     "org": {"submitter": None},
-    "accelerator": {"org": "org", "previous": "accelerator"},
+    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None},
     "benchmark": {"task": None, "rounds": "round"},
     "framework": {"org": "org"},
@@ -173,8 +173,13 @@ class KnowledgeBase:
         return hit.id if hit else None
 
     def round_in_month(self, iso: str) -> str | None:
-        """The round published in the year-month of an ISO date ("2018-12" -> training-v0.5)."""
-        month = str(iso)[:7]
+        """The round published in the year-month of an ISO date ("2018-12" -> training-v0.5); for a year
+        alone ("2021"), the round of that year when it had only one."""
+        text = str(iso)
+        month = text[:7]
+        if len(text) == 4 and text.isdigit():
+            found = [r.id for r in self.rounds if str(r.attrs["date"])[:4] == text]
+            return found[0] if len(found) == 1 else None
         if len(month) < 7:
             return None
         return next((r.id for r in self.rounds if str(r.attrs["date"])[:7] == month), None)

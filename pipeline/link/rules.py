@@ -10,6 +10,9 @@ with a key that says what they signal:
     cmp:frame_open, cmp:frame_close     是 ... 的 N 倍
     metric:<n>                  a cue word of metric rule n
     aggregate                   平均 / on average: the claim is over benchmarks
+
+Besides cues, the punctuation and words that shape a sentence: clause delimiters, words that continue
+the clause before them (", which ..."), the brackets of an aside, list separators.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "metrics", "ner", "aggregate"}
-CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner"}
+            "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares"}
+CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
+                   "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
 COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
@@ -52,6 +56,9 @@ class Linking:
     fuzzy_long_len: int
     fuzzy_never: frozenset[str]
     clause_delimiters: tuple[str, ...]
+    clause_continuations: tuple[str, ...]  # a clause starting with one of these continues the one before
+    brackets: tuple[tuple[str, str], ...]  # (opening, closing) of an aside
+    baseline_shares: tuple[str, ...]  # types a baseline shares with its subject when it names none
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
     count_window: int
@@ -159,6 +166,11 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         sides = _check(path, sides, {"before", "after"}, f"cue_veto.{cue}")
         veto[str(cue).lower()] = (_strs(path, sides.get("before"), f"cue_veto.{cue}.before"),
                                   _strs(path, sides.get("after"), f"cue_veto.{cue}.after"))
+    brackets: list[tuple[str, str]] = []
+    for pair in _strs(path, data.get("brackets"), "brackets"):
+        if len(pair) != 2:
+            raise DataFileError(path, "a bracket pair is two characters, opening and closing", "brackets")
+        brackets.append((pair[0], pair[1]))
     ner = data.get("ner") or {}
     labels = ner.get("labels") or {}
     return Linking(
@@ -170,6 +182,10 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         fuzzy_long_len=int(fz.get("long_alias_len", 10)),
         fuzzy_never=frozenset(_strs(path, fz.get("never"), "fuzzy.never")),
         clause_delimiters=_strs(path, data.get("clause_delimiters"), "clause_delimiters"),
+        clause_continuations=tuple(f.lower() for f in _lang_forms(path, data.get("clause_continuations"),
+                                                                  "clause_continuations")),
+        brackets=tuple(brackets),
+        baseline_shares=_types(path, data.get("baseline_shares"), "baseline_shares", kb_types),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),

@@ -16,7 +16,36 @@ from pipeline.records import Claim
 def _key(c: Claim) -> tuple[Any, ...] | None:
     if c.verdict in ("out_of_scope", "unverifiable") or not c.evidence:
         return None
-    return (c.metric, c.kind, tuple(sorted(c.evidence)))
+    official = round(c.official, 6) if isinstance(c.official, float) else c.official
+    # the same evidence and official figure means the same question was asked (the claim's own metric
+    # label may differ: "四倍" read as a speedup, "大三倍" as a size ratio, both resolved to chip counts)
+    return (c.kind, official, tuple(sorted(c.evidence)))
+
+
+def _as_written(c: Claim) -> tuple[float, float]:
+    """The interval of the number as written, read as 'N times as much' for ratios."""
+    lo = c.low if c.low is not None else -float("inf")
+    hi = c.high if c.high is not None else float("inf")
+    return lo, hi
+
+
+def _disagree(a: Claim, b: Claim) -> bool:
+    """Two claims disagree on the surface when their numbers as written cannot both hold (touching
+    intervals, such as 3x and 4x at 3.5, count as disagreeing)."""
+    if a.value == b.value:
+        return False
+    (a_lo, a_hi), (b_lo, b_hi) = _as_written(a), _as_written(b)
+    return not (a_lo < b_hi and b_lo < a_hi)
+
+
+def _reading_text(c: Claim) -> str:
+    if c.kind != "ratio" or c.ratio_reading is None:
+        return f"'{c.text}' ({c.doc})"
+    if c.ratio_reading == "increase_by":
+        return f"'{c.text}' ({c.doc}, read as an increase by {c.value}: {float(c.value) + 1:g}x)"
+    if c.ratio_reading == "ambiguous":
+        return f"'{c.text}' ({c.doc}, {c.value}x or, read as an increase, {float(c.value) + 1:g}x)"
+    return f"'{c.text}' ({c.doc}, {c.value}x)"
 
 
 def find_conflicts(claims: list[Claim]) -> list[dict[str, Any]]:
@@ -27,31 +56,31 @@ def find_conflicts(claims: list[Claim]) -> list[dict[str, Any]]:
             groups[key].append(c)
     out = []
     for key, members in groups.items():
-        values = {(c.value, c.ratio_reading) for c in members}
-        if len({v for v, _ in values}) < 2:
-            continue
-        fact = members[0].explanation.split("; ", 1)[-1].rstrip(".")
-        sides = [{
-            "id": c.id, "doc": c.doc, "lang": c.lang, "text": c.text, "value": c.value,
-            "ratio_reading": c.ratio_reading, "verdict": c.verdict, "explanation": c.explanation,
-        } for c in members]
-        supported = [s for s in sides if s["verdict"] == "supported"]
-        if supported and len(supported) == len(sides):
-            resolution = "Both sides are supported: the values differ only in how the phrase reads."
-        elif supported:
-            resolution = ("The official figure supports " + ", ".join(f"'{s['text']}' ({s['doc']})" for s in supported)
-                          + "; " + ", ".join(f"'{s['text']}' is {s['verdict']}" for s in sides if s not in supported) + ".")
-        else:
-            resolution = "No side fits the official figure under its primary reading: " + ", ".join(
-                f"'{s['text']}' is {s['verdict']}" for s in sides) + "."
-        out.append({
-            "fact": fact,
-            "metric": key[0],
-            "official": members[0].official,
-            "evidence": list(members[0].evidence),
-            "values": sorted({str(c.value) for c in members}),
-            "claims": sides,
-            "cross_article": len({c.doc for c in members}) > 1,
-            "resolution": resolution,
-        })
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                if _disagree(a, b):
+                    out.append(_conflict(a, b))
     return out
+
+
+def _conflict(a: Claim, b: Claim) -> dict[str, Any]:
+    fact = a.explanation.split("; ", 1)[-1].rstrip(".")
+    official = a.official
+    readings = "; ".join(_reading_text(c) for c in (a, b))
+    if a.verdict == b.verdict == "supported":
+        resolution = (f"Different numbers, same fact: {readings}. Each fits the official {official} under its own "
+                      "reading, so both are right and the difference is wording.")
+    else:
+        resolution = (f"{readings}. Against the official {official}: '{a.text}' is {a.verdict}, '{b.text}' is "
+                      f"{b.verdict}." + " " + " ".join(c.explanation for c in (a, b) if c.verdict != "supported"))
+    return {
+        "fact": fact,
+        "official": official,
+        "evidence": list(a.evidence),
+        "values": [a.value, b.value],
+        "claims": [{"id": c.id, "doc": c.doc, "lang": c.lang, "text": c.text, "value": c.value,
+                    "ratio_reading": c.ratio_reading, "verdict": c.verdict, "distortion": c.distortion,
+                    "explanation": c.explanation} for c in (a, b)],
+        "cross_article": a.doc != b.doc,
+        "resolution": resolution.strip(),
+    }

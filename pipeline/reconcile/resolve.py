@@ -93,43 +93,49 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if rnd is None:
         return None
     benches = (e.benchmark,) if e.benchmark else ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
-    chips = _sentence_chips(claim, ctx) or ({_system_chips(ctx, e.system, rnd)} - {None})
+    explicit = _sentence_chips(claim, ctx)
+    chips = explicit or ({_system_chips(ctx, e.system, rnd)} - {None})
     if e.benchmark:
-        return _one_result(claim, ctx, e.benchmark, rnd, chips)
+        return _one_result(claim, ctx, e.benchmark, rnd, chips, bool(explicit))
     if claim.bound == "upper" and _org(claim, ctx):
         return _all_within(claim, ctx, benches, rnd, chips)
     return None
 
 
-def _candidates(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[OfficialResult]:
-    """Results matching the claim, relaxing what the text may state loosely: framework, then scale, then
-    the org (Ascend results were submitted by SIAT, not Huawei).  Unscored rows are included so the
-    caller can tell 'no such result' from 'its logs are missing'."""
-    whos = [org] + ([None] if org and acc else [])
-    for who in whos:
+def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[list[OfficialResult]]:
+    """Result sets matching the claim, from strict to loose: the text may state the framework or scale
+    loosely, and the org differently (Ascend results were submitted by SIAT, not Huawei).  Unscored rows
+    are kept so the caller can tell 'no such result' from 'its logs are missing'."""
+    out = []
+    for who in [org] + ([None] if org and acc else []):
         base = dict(who=who, accelerator=acc, benchmark=bench, round=rnd)
         for f, cs in [(fw, chips), (None, chips), (fw, set()), (None, set())]:
             rows = [r for r in ctx.official.select(**base, framework=f) if not cs or r.accelerator_count in cs]
             if any(r.scored for r in rows):
-                return rows
-    return []
+                out.append(rows)
+    return out
 
 
-def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int]) -> Fact | None:
+def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int],
+                explicit_chips: bool) -> Fact | None:
     e = claim.entities
-    all_rows = _candidates(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    if not sets:
+        return _stated_time(claim, ctx, bench, rnd)
+    all_rows = next((rs for rs in sets if any(_fits(claim, r) for r in rs if r.scored)), sets[0])
     rows = [r for r in all_rows if r.scored]
     fitting = [r for r in rows if _fits(claim, r)]
     if not fitting:
         stated = _stated_time(claim, ctx, bench, rnd)
         if stated is not None:
             return stated
+        if not _plausible(claim, ctx, bench, rnd):
+            return None  # three weeks is not a time of this round: the sentence is about something else
         # A larger system of the same org whose logs are missing may hold the figure: say so, don't guess.
+        org_rows = ctx.official.select(who=e.org or rows[0].org, benchmark=bench, round=rnd)
         biggest = max((r.accelerator_count or 0 for r in rows), default=0)
-        if any(not r.scored and (r.accelerator_count or 0) > biggest for r in all_rows) and not chips:
+        if not explicit_chips and any(not r.scored and (r.accelerator_count or 0) > biggest for r in org_rows):
             return None
-    if not rows:
-        return None
     best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
     label = _label(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
                    fw=best.framework, round=rnd)
@@ -144,6 +150,15 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
         if other.scored and other.accelerator_count != best.accelerator_count and other.published_interval_seconds:
             alts.append((CHIP_COUNT, other.record_id, *other.published_interval_seconds))
     return _seconds_fact(best, label, tuple(alts))
+
+
+def _plausible(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> bool:
+    """Whether a time could be a result of this benchmark in this round at all (within 10x of the range)."""
+    secs = [r.seconds for r in ctx.official.select(benchmark=bench, round=rnd) if r.seconds]
+    if not secs or not isinstance(claim.value, (int, float)):
+        return True
+    v = float(claim.value)
+    return min(secs) / 10 <= v <= max(secs) * 10
 
 
 def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fact | None:
@@ -289,7 +304,10 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return magnitude(claim, ctx)
     sides = _sides(claim, ctx)
     if sides is None:
-        return None
+        # "the fastest results improved 2.7x on average": a statement about the round as a whole
+        if claim.entities.org or claim.entities.accelerator:
+            return None
+        return _statement_fact(claim, ctx, "speedup", ("round",))
     sub, base = sides
     if sub.get("accelerator") == base.get("accelerator") and sub.get("system") != base.get("system") and (
             _size_cue(claim, ctx)):
@@ -366,9 +384,10 @@ def _size_cue(claim: Claim, ctx: ArticleContext) -> bool:
 
 def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """"近五个数量级": an old time written earlier vs this round's times of the same org."""
-    old = next((c for c in reversed(ctx.earlier(claim) + ctx.siblings(claim)) if c.kind == "duration"
-                and c.sentence_index <= claim.sentence_index and isinstance(c.value, (int, float))
-                and float(c.value) >= 86400), None)
+    # the old time is stated in an earlier sentence ("三个多星期"); a span in the same sentence is the
+    # time between ("五年之后")
+    old = next((c for c in reversed(ctx.earlier(claim)) if c.kind == "duration"
+                and isinstance(c.value, (int, float)) and float(c.value) >= 86400), None)
     rnd = _round(claim, ctx)
     if old is None or rnd is None:
         return None

@@ -11,6 +11,7 @@ arithmetic, and contradicted/ambiguous ones with the kind of distortion that exp
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 # Distortion types named on contradicted and ambiguous verdicts.
@@ -95,9 +96,7 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
     if fact.derivation:
         shown += f" ({fact.derivation})"
     if isinstance(value, str) or isinstance(fact.value, str):
-        ok = str(value) == str(fact.value) or (isinstance(fact.value, str) and str(fact.value).startswith(str(value)))
-        return Judgement("supported" if ok else "contradicted",
-                         f"{'Matches' if ok else 'Does not match'} {shown}.", None if ok else WRONG_VALUE)
+        return _judge_date(str(value), str(fact.value), shown)
     if maximum_cue and fact.maximum is not None and value is not None:
         # "up to X": the largest value must be X within the precision written
         lo, hi = float(value) - half, float(value) + half
@@ -117,6 +116,20 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
         return Judgement("supported", f"The claim allows {claim_text}; {shown}.")
     return Judgement("contradicted", f"The claim allows {claim_text}, but {shown}.",
                      _distortion(value, unit, fact, kind, claim_low, claim_high))
+
+
+def _judge_date(claimed: str, official: str, shown: str) -> Judgement:
+    """Dates agree to the precision written; a one-day difference is a time zone (results published in
+    California on the 29th are the 30th in Beijing)."""
+    if claimed == official[: len(claimed)] or official == claimed[: len(official)]:
+        return Judgement("supported", f"Matches {shown}.")
+    try:
+        a, b = dt.date.fromisoformat(claimed), dt.date.fromisoformat(official[:10])
+    except ValueError:
+        a = b = None
+    if a and b and abs((a - b).days) == 1:
+        return Judgement("supported", f"One day from {shown}: the same moment in another time zone.")
+    return Judgement("contradicted", f"Does not match {shown}.", WRONG_VALUE)
 
 
 def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) -> Judgement:
