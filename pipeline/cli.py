@@ -18,6 +18,8 @@ app = typer.Typer(help="Fact-check the numbers in tech news against official MLP
                   no_args_is_help=True, add_completion=False)
 official_app = typer.Typer(help="Build and inspect the official MLPerf tables.", no_args_is_help=True)
 app.add_typer(official_app, name="official")
+export_app = typer.Typer(help="Export a run's checked claims for other tools.", no_args_is_help=True)
+app.add_typer(export_app, name="export")
 console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
@@ -71,6 +73,7 @@ def run(
             bar.update(task, completed=done, total=total, description=doc[-50:])
 
         summary = run_batch(input_dir, out, settings, workers=workers, progress=progress)
+    _write_run_info(out, input_dir, settings, summary)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:
@@ -78,6 +81,30 @@ def run(
     if not summary.ok:
         console.print("[red]error:[/red] no article could be read")
         raise typer.Exit(1)
+
+
+def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> None:
+    """OUT_DIR/run.json: what the run read, so reports and exports can find the articles again."""
+    from pipeline.fileio import atomic_write_text
+    from pipeline.run.process import pipeline_version
+
+    info = {"input_dir": str(input_dir.resolve()), "official": settings.official, "version": pipeline_version(),
+            "articles": summary.articles, "claims": summary.claims, "errors": summary.errors}
+    atomic_write_text(out / "run.json", json.dumps(info, ensure_ascii=False, indent=1))
+
+
+@export_app.command("claimreview")
+def export_claimreview_cmd(
+    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
+    to: Annotated[Path | None, typer.Option("--to", help="Where to write (default RUN_DIR/claimreview.jsonld).")] = None,
+) -> None:
+    """schema.org ClaimReview JSON-LD for the supported, contradicted and ambiguous claims."""
+    from pipeline.reconcile.claimreview import export_claimreview
+
+    if not (run_dir / "claims.jsonl").exists():
+        console.print(f"[red]error:[/red] {run_dir / 'claims.jsonl'}: not found; run `newsclaims run` first")
+        raise typer.Exit(2)
+    out_console.print(f"Wrote {export_claimreview(run_dir, to)}")
 
 
 @app.command()

@@ -88,7 +88,19 @@ def test_extract_prints_claims_as_json():
     assert (row["text"], row["value"], row["ratio_reading"]) == ("大三倍", 3, "ambiguous")
 
 
-@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build"])
+def test_claimreview_export_is_json_ld(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    newsclaims("run", str(corpus), "--out", str(out), "--quiet")
+    proc = newsclaims("export", "claimreview", str(out))
+    assert proc.returncode == 0, proc.stderr
+    reviews = json.loads((out / "claimreview.jsonld").read_text(encoding="utf-8"))
+    assert reviews and all(r["@type"] == "ClaimReview" for r in reviews)
+    r = reviews[0]
+    assert r["reviewRating"]["alternateName"] and r["itemReviewed"]["appearance"] and r["author"]["name"]
+    assert r["claimReviewed"] and r["datePublished"]
+
+
+@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build", "export claimreview"])
 def test_every_command_has_help(command: str):
     proc = newsclaims(*command.split(), "--help")
     assert proc.returncode == 0 and "Usage" in proc.stdout

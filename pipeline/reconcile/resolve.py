@@ -168,9 +168,21 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
             continue
         if claim.entities.org and st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
             continue
+        # a max-scale time says nothing about one 8-GPU machine: the systems must agree when both are named
+        if claim.entities.system and st.entity_values("system") and claim.entities.system not in st.entity_values(
+                "system") and not _same_family(ctx, claim.entities.system, st.entity_values("system")):
+            continue
         v = float(st.value)  # seconds, published to two decimals of a minute
         return Fact(v, v - 0.3, v + 0.3, st.evidence, f"{st.id}: {st.text}")
     return None
+
+
+def _same_family(ctx: ArticleContext, system: str, others: tuple[str, ...]) -> bool:
+    """Selene is a DGX SuperPOD: a system and the family it belongs to are the same machine here."""
+    entry = ctx.kb.get("system", system)
+    family = entry.attr("family") if entry else None
+    return bool(family) and family in others or any(
+        (ctx.kb.get("system", o) and ctx.kb.get("system", o).attr("family") == system) for o in others)
 
 
 def _fits(claim: Claim, r: OfficialResult) -> bool:
