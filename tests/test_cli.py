@@ -24,6 +24,7 @@ def corpus(tmp_path: Path) -> Path:
     (root / "zh").mkdir(parents=True)
     (root / "zh" / "a.txt").write_text("谷歌的 4096 块 TPU V3 将 VERT 的训练时间缩短到了 23 秒。平均提高了 1.7 倍。",
                                        encoding="utf-8")
+    (root / "zh" / "a.txt.meta.yaml").write_text("date: 2020-07-30\nround: training-v0.7\n", encoding="utf-8")
     (root / "b article.md").write_text("# Title\n\nNvidia set records in six of the eight benchmarks.\n",
                                        encoding="utf-8")
     (root / "empty.txt").write_bytes(b"")
