@@ -74,6 +74,9 @@ def run(
 
         summary = run_batch(input_dir, out, settings, workers=workers, progress=progress)
     _write_run_info(out, input_dir, settings, summary)
+    from pipeline.report import write_reports
+
+    write_reports(out, input_dir)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:
@@ -91,6 +94,18 @@ def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> 
     info = {"input_dir": str(input_dir.resolve()), "official": settings.official, "version": pipeline_version(),
             "articles": summary.articles, "claims": summary.claims, "errors": summary.errors}
     atomic_write_text(out / "run.json", json.dumps(info, ensure_ascii=False, indent=1))
+
+
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run (with claims.jsonl).")],
+    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: from run.json).")] = None,
+) -> None:
+    """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
+    from pipeline.report.cli import report_command
+
+    for path in report_command(run_dir, input_dir):
+        out_console.print(f"Wrote {path}")
 
 
 @export_app.command("claimreview")

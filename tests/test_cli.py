@@ -101,7 +101,7 @@ def test_claimreview_export_is_json_ld(corpus: Path, tmp_path: Path):
     assert r["claimReviewed"] and r["datePublished"]
 
 
-@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build", "export claimreview"])
+@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build", "export claimreview", "report"])
 def test_every_command_has_help(command: str):
     proc = newsclaims(*command.split(), "--help")
     assert proc.returncode == 0 and "Usage" in proc.stdout

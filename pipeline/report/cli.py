@@ -1,0 +1,30 @@
+"""`newsclaims report OUT_DIR`: the plain function behind the command (the typer wrapper lives in
+pipeline/cli.py), so tests and other tools call it directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import NewsclaimsError
+from pipeline.report.build import write_reports
+
+
+class ReportError(NewsclaimsError):
+    """The report cannot be built: the folder holds no run, or the articles' folder is missing.
+    (Here rather than in pipeline/errors.py while the report package is new; move it there freely.)"""
+
+    code = "E400"
+
+
+def report_command(out_dir: Path, input_dir: Path | None = None) -> list[Path]:
+    """Rebuild the reports of a finished run from its claims.jsonl; returns the files written.
+
+    Raises ReportError (a NewsclaimsError) when OUT_DIR holds no run, so the CLI can print the message and
+    exit 2 like other usage errors."""
+    out_dir = Path(out_dir)
+    if not (out_dir / "claims.jsonl").is_file():
+        raise ReportError(f"{out_dir / 'claims.jsonl'}: not found; run `newsclaims run INPUT_DIR --out {out_dir}` "
+                          "first")
+    if input_dir is not None and not Path(input_dir).exists():
+        raise ReportError(f"{input_dir}: no such folder (the articles the run read)")
+    return write_reports(out_dir, Path(input_dir) if input_dir is not None else None)

@@ -1,0 +1,95 @@
+"""report.html: one self-contained page (inline CSS, script and SVG; nothing fetched from the network).
+
+Article text is untrusted.  Jinja's autoescape covers everything the template prints; the claim data the
+script needs travels in a JSON block whose `<`, `>` and `&` are \\u-escaped, so no string in it can close the
+<script> element; and a Content-Security-Policy allows only the page's own script (by hash), so even a
+slip in escaping could not run injected code.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from pipeline.report.chart import claims_chart
+from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
+from pipeline.report.load import ReportData
+
+TEMPLATES = Path(__file__).parent / "templates"
+# JSON inside <script>: these characters could end the element or open a comment; U+2028/9 break old parsers.
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    # autoescape=True, not select_autoescape: our templates end in .j2, which select_autoescape would skip.
+    # ChainableUndefined: a claim row missing an optional field shows an empty cell instead of failing the run.
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              undefined=jinja2.ChainableUndefined, keep_trailing_newline=True)
+
+
+def _raw(name: str) -> str:
+    """CSS and script are inlined verbatim: rendering them as templates would treat `{{` in code as Jinja."""
+    return (TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def script_json(data: Any) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+    for ch, esc in _SCRIPT_ESCAPES.items():
+        text = text.replace(ch, esc)
+    return text
+
+
+def csp_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def _clean(x: Any) -> Any:
+    """NaN/inf are not JSON; a claim never should carry them, but one bad row must not break the page."""
+    if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    return x
+
+
+def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[str, int]]]]:
+    out = []
+    for key in ENTITY_KEYS:
+        n = Counter(str((c.get("entities") or {}).get(key)) for c in claims if (c.get("entities") or {}).get(key))
+        if n:
+            out.append((key, sorted(n.items())))
+    return out
+
+
+def render_html(report: ReportData, chart_svg: str | None = None) -> str:
+    js = _raw("report.js.j2")
+    data = {"claims": _clean(report.claims)}
+    return _env().get_template("report.html.j2").render(
+        summary=report.summary,
+        conflicts=report.conflicts,
+        discrepancies=report.discrepancies,
+        errors=report.errors,
+        articles=report.articles,
+        kinds=sorted(Counter(str(c.get("kind")) for c in report.claims).items()),
+        entity_options=_entity_options(report.claims),
+        labels=VERDICT_LABELS,
+        official=report.official,
+        out_dir=str(report.out_dir),
+        input_dir=str(report.input_dir) if report.input_dir else None,
+        chart=Markup(chart_svg if chart_svg is not None else claims_chart(report.claims)),  # escaped when built
+        css=Markup(_raw("report.css.j2")),
+        js=Markup(js),
+        script_hash=csp_hash(js),
+        data_json=Markup(script_json(data)),
+    )

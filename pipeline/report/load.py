@@ -1,0 +1,232 @@
+"""What a report shows, read back from a run's output folder (no extraction is rerun).
+
+The report needs the articles' text to highlight claims in place; claims only carry the doc path relative to
+the input folder, so the folder comes from the caller or from OUT_DIR/run.json.  When the articles cannot
+be read (moved, deleted, or changed since the run) the report falls back to the claims' sentences.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import NewsclaimsError
+from pipeline.fileio import read_jsonl
+from pipeline.ingest.read import doc_id, find_articles, read_article
+from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of article text; `claim` is the claim it highlights (the innermost one where claims nest)."""
+
+    text: str
+    claim: str | None = None
+    verdict: str | None = None
+    first: bool = False  # the claim's first segment carries its anchor id
+
+
+@dataclass
+class ArticleView:
+    doc: str
+    claims: list[dict[str, Any]]
+    blocks: list[list[Segment]]  # the whole text as one block, or one block per sentence (fallback)
+    full_text: bool
+    title: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    note: str | None = None
+
+    @property
+    def langs(self) -> list[str]:
+        return sorted({c.get("lang") or "" for c in self.claims} - {""}) or [str(self.meta.get("language") or "")]
+
+    @property
+    def counts(self) -> list[tuple[str, int]]:
+        n = Counter(c.get("verdict") for c in self.claims)
+        return [(v, n[v]) for v in VERDICT_ORDER if n[v]]
+
+
+@dataclass
+class ReportData:
+    out_dir: Path
+    input_dir: Path | None
+    official: str | None
+    claims: list[dict[str, Any]]
+    conflicts: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    articles: list[ArticleView]
+
+    @property
+    def discrepancies(self) -> list[dict[str, Any]]:
+        return [c for c in self.claims if c.get("verdict") in DISCREPANCY]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        verdicts = Counter(c.get("verdict") for c in self.claims)
+        return {
+            "articles": len(self.articles),
+            "articles_with_claims": sum(1 for a in self.articles if a.claims),
+            "claims": len(self.claims),
+            "verdicts": [(v, VERDICT_LABELS[v], verdicts.get(v, 0)) for v in VERDICT_ORDER],
+            "discrepancies": len(self.discrepancies),
+            "conflicts": len(self.conflicts),
+            "cross_article": sum(1 for c in self.conflicts if c.get("cross_article")),
+            "errors": len(self.errors),
+            "languages": sorted(Counter(c.get("lang") for c in self.claims if c.get("lang")).items()),
+            "distortions": Counter(c["distortion"] for c in self.claims if c.get("distortion")).most_common(),
+        }
+
+
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    return read_jsonl(path) if path.exists() else []
+
+
+def run_info(out_dir: Path) -> dict[str, Any]:
+    path = out_dir / "run.json"
+    if not path.exists():
+        return {}
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        log.warning("%s: unreadable (%s); reporting without it", path, exc)
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def resolve_input_dir(out_dir: Path, input_dir: Path | None, info: dict[str, Any]) -> Path | None:
+    """The caller's folder wins; else run.json's.  A folder that is gone is None: the report still works."""
+    candidate = input_dir if input_dir is not None else (Path(info["input_dir"]) if info.get("input_dir") else None)
+    if candidate is None:
+        return None
+    if not candidate.exists():
+        log.warning("%s: not found; the report shows claims' sentences instead of the articles", candidate)
+        return None
+    return candidate
+
+
+def highlight(text: str, spans: list[tuple[int, int, str]], verdicts: dict[str, str]) -> list[Segment]:
+    """Cut `text` at every claim boundary.  Where claims overlap (a partitive "six of eight benchmarks"
+    around another claim) the innermost claim is highlighted, so every claim stays clickable somewhere."""
+    spans = [(s, e, cid) for s, e, cid in spans if 0 <= s < e <= len(text)]
+    cuts = sorted({0, len(text), *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+    out: list[Segment] = []
+    seen: set[str] = set()
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        cover = [(e - s, i, cid) for i, (s, e, cid) in enumerate(spans) if s <= a and b <= e]
+        cid = min(cover)[2] if cover else None
+        if out and out[-1].claim == cid:
+            prev = out[-1]
+            out[-1] = Segment(prev.text + text[a:b], cid, prev.verdict, prev.first)
+            continue
+        first = cid is not None and cid not in seen
+        if cid is not None:
+            seen.add(cid)
+        out.append(Segment(text[a:b], cid, verdicts.get(cid) if cid else None, first))
+    return out
+
+
+def _sentence_blocks(claims: list[dict[str, Any]], verdicts: dict[str, str]) -> list[list[Segment]]:
+    """Fallback without the article: each distinct sentence once, its claims found by their text."""
+    blocks: list[list[Segment]] = []
+    groups: list[tuple[str, list[dict[str, Any]]]] = []
+    for c in claims:
+        sentence = c.get("sentence") or c.get("text") or ""
+        if groups and groups[-1][0] == sentence:
+            groups[-1][1].append(c)
+        else:
+            groups.append((sentence, [c]))
+    for sentence, group in groups:
+        spans, cursor = [], 0
+        for c in group:
+            needle = c.get("text") or ""
+            # Search from the previous claim's start: claims are in document order but may overlap.
+            at = sentence.find(needle, cursor) if needle else -1
+            if at < 0 and needle:
+                at = sentence.find(needle)
+            if at >= 0:
+                spans.append((at, at + len(needle), c["id"]))
+                cursor = at
+        blocks.append(highlight(sentence, spans, verdicts))
+    return blocks
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None) -> ArticleView:
+    verdicts = {c["id"]: c.get("verdict") or "unverifiable" for c in claims}
+    note = "The articles were not available: showing the sentences that hold the claims."
+    if input_dir is not None:
+        path = input_dir / doc if input_dir.is_dir() else input_dir
+        # A doc path comes from claims.jsonl; never let it read outside the input folder.
+        if input_dir.is_dir() and not _within(path, input_dir):
+            note = f"{doc}: outside the input folder; showing the sentences that hold the claims."
+        else:
+            try:
+                art = read_article(path, input_dir)
+            except (NewsclaimsError, OSError) as exc:
+                note = f"The article could not be read ({exc}); showing the sentences that hold the claims."
+            else:
+                meta = art.meta or {}
+                title = str(meta["title"]) if meta.get("title") else None
+                if all(art.text[c["start"]:c["end"]] == c.get("text") for c in claims):
+                    spans = [(int(c["start"]), int(c["end"]), c["id"]) for c in claims]
+                    return ArticleView(doc, claims, [highlight(art.text, spans, verdicts)], True, title, meta)
+                note = "The article has changed since the run: showing the sentences that hold the claims."
+                return ArticleView(doc, claims, _sentence_blocks(claims, verdicts), False, title, meta, note)
+    return ArticleView(doc, claims, _sentence_blocks(claims, verdicts), False, None, {}, note)
+
+
+def _claim_id(c: dict[str, Any], n: int) -> str:
+    """claims.jsonl carries ids; an older file may not, and the page needs one per claim."""
+    return str(c.get("id") or f"claim-{n}")
+
+
+def _conflict_order(conflict: dict[str, Any]) -> tuple[int, int]:
+    """Conflicts that hold a wrong or ambiguous claim first, then those across articles."""
+    bad = any(c.get("verdict") in DISCREPANCY for c in conflict.get("claims") or [])
+    return (0 if bad else 1, 0 if conflict.get("cross_article") else 1)
+
+
+def load_report(out_dir: Path, input_dir: Path | None = None) -> ReportData:
+    out_dir = Path(out_dir)
+    info = run_info(out_dir)
+    folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
+    claims = _read_rows(out_dir / "claims.jsonl")
+    for n, c in enumerate(claims):
+        c["id"] = _claim_id(c, n)
+        c["display"] = display(c)
+    by_id = {c["id"]: c for c in claims}
+    conflicts = sorted(_read_rows(out_dir / "conflicts.jsonl"), key=_conflict_order)
+    for conflict in conflicts:
+        # Conflict rows carry a summary of each claim; the report links them to the full claim.
+        conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
+        for c in conflict["claims"]:
+            c.setdefault("display", display(c))
+        unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
+        conflict["official_display"] = quantity(conflict.get("official"), unit)
+    errors = _read_rows(out_dir / "errors.jsonl")
+
+    by_doc: dict[str, list[dict[str, Any]]] = {}
+    for c in claims:
+        by_doc.setdefault(str(c.get("doc")), []).append(c)
+    docs = list(by_doc)
+    if folder is not None:
+        # Articles without a single claim still count, and are shown, when the input folder is at hand.
+        listed = [doc_id(p, folder) for p in find_articles(folder)]
+        error_docs = {str(e.get("doc")) for e in errors}
+        docs = [d for d in listed if d not in error_docs] + [d for d in docs if d not in set(listed)]
+    articles = [article_view(doc, by_doc.get(doc, []), folder) for doc in docs]
+    official = info.get("official")
+    return ReportData(out_dir, folder, str(official) if official else None, claims, conflicts, errors, articles)

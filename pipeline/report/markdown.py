@@ -1,0 +1,100 @@
+"""report.md: the summary and per-article tables, for pasting into a tracker or a CMS.
+
+Cells hold untrusted article text.  A pipe would split the cell, a newline would end the row, and
+Markdown renderers that pass HTML through would render `<script>`; so cells escape the Markdown
+punctuation that changes structure or formatting and turn `<`, `>`, `&` into entities (rendered as the
+characters themselves).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.report.fmt import VERDICT_LABELS
+from pipeline.report.load import ReportData
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def cell(value: Any) -> str:
+    """One table cell: structure-safe and inert, on one line."""
+    if value is None:
+        return ""
+    text = str(value)
+    text = "".join(_ENTITIES.get(ch, ch) for ch in text)  # before the backslashes: '&' is not special to them
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
+
+
+def table(headers: list[str], rows: list[list[Any]], right: tuple[int, ...] = ()) -> list[str]:
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
+             "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def _verdict(c: dict[str, Any]) -> str:
+    v = str(c.get("verdict"))
+    return VERDICT_LABELS.get(v, v)
+
+
+def render_markdown(report: ReportData, chart_file: str | None = "chart.svg") -> str:
+    s = report.summary
+    out = ["# Fact-check report", ""]
+    against = f" ({cell(report.official)})" if report.official else ""
+    out += [f"{s['claims']} numeric claims in {s['articles']} articles, checked against the official MLPerf "
+            f"results{against}. Discrepancies (contradicted or ambiguous claims): **{s['discrepancies']}**. "
+            f"Conflicts (claims stating different values for one fact): **{s['conflicts']}**, "
+            f"{s['cross_article']} of them across articles.", ""]
+    out += table(["verdict", "claims"], [[label, n] for _, label, n in s["verdicts"]], right=(1,))
+    out.append("")
+    if s["distortions"]:
+        out += ["Distortions: " + ", ".join(f"{cell(d.replace('_', ' '))} {n}" for d, n in s["distortions"]) + ".", ""]
+    if chart_file:
+        out += [f"![Claimed vs official values, log scales, coloured by verdict]({chart_file})", ""]
+
+    out += [f"## Conflicts ({len(report.conflicts)})", ""]
+    if not report.conflicts:
+        out += ["No two claims state different values for the same fact.", ""]
+    for n, k in enumerate(report.conflicts, 1):
+        official = f" Official: {cell(k.get('official_display'))}." if k.get("official") is not None else ""
+        scope = "across articles" if k.get("cross_article") else "within one article"
+        out += [f"### {n}. {cell(k.get('fact'))}", "", f"{cell(k.get('resolution'))}{official} ({scope})", ""]
+        out += table(["article", "claim", "as written", "verdict", "why"],
+                     [[c.get("doc"), c.get("text"), (c.get("display") or {}).get("value"), _verdict(c),
+                       c.get("explanation")] for c in k.get("claims") or []])
+        out.append("")
+
+    disc = report.discrepancies
+    out += [f"## Discrepancies ({len(disc)})", ""]
+    if disc:
+        out += table(["article", "claim", "as written", "official", "verdict", "distortion", "why"],
+                     [[c["doc"], c.get("text"), c["display"]["value"], c["display"]["official"], _verdict(c),
+                       c["display"]["distortion"], c.get("explanation")] for c in disc])
+    else:
+        out.append("No claim is contradicted or ambiguous.")
+    out.append("")
+
+    if report.errors:
+        out += [f"## Articles that could not be read ({len(report.errors)})", ""]
+        out += table(["article", "error", "detail"], [[e.get("doc"), e.get("error"), e.get("detail")]
+                                                      for e in report.errors])
+        out.append("")
+
+    out += ["## Articles", ""]
+    for a in report.articles:
+        heading = f"{cell(a.title)} (`{a.doc.replace('`', '')}`)" if a.title else f"`{a.doc.replace('`', '')}`"
+        out += [f"### {heading}", ""]
+        if not a.claims:
+            out += ["No numeric claims.", ""]
+            continue
+        counts = ", ".join(f"{VERDICT_LABELS[v]} {n}" for v, n in a.counts)
+        out += [f"{len(a.claims)} claims: {counts}.", ""]
+        out += table(["#", "claim", "kind", "as written", "interval", "official", "verdict", "distortion", "why"],
+                     [[i, c.get("text"), c.get("kind"), c["display"]["value"], c["display"]["interval"],
+                       c["display"]["official"], _verdict(c), c["display"]["distortion"], c.get("explanation")]
+                      for i, c in enumerate(a.claims, 1)], right=(0,))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"

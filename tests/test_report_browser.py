@@ -1,0 +1,183 @@
+"""report.html in a real browser: headless Chromium (Debian's package) driven by playwright.
+
+Playwright's own browser download is not available here, so the test launches the system Chromium
+(NEWSCLAIMS_CHROMIUM, else `chromium` on PATH).  Locally the test skips when either is missing; under CI
+(CI=true) a missing browser is a failure, since .ci/setup-browser installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.report import write_reports
+
+SETUP_HINT = "run .ci/setup-browser (apt-get install chromium fonts-noto-cjk; .venv/bin/pip install playwright)"
+
+
+def _chromium() -> str | None:
+    for candidate in (os.environ.get("NEWSCLAIMS_CHROMIUM"), shutil.which("chromium"),
+                      shutil.which("chromium-browser"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI must run the browser test: {SETUP_HINT}")
+    pytest.skip(f"{reason}: {SETUP_HINT}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright for Python is not installed")
+    executable = _chromium()
+    if executable is None:
+        _missing("no headless Chromium found (chromium not on PATH, NEWSCLAIMS_CHROMIUM unset)")
+    with sync_playwright() as p:
+        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+class Page:
+    """A page with everything that would betray a broken report recorded: console errors, uncaught
+    exceptions, dialogs (an injected alert) and any request that leaves the file."""
+
+    def __init__(self, browser: Any, path: Path) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: m.type in ("error", "warning") and self.errors.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_load_state("load")
+
+    def clean(self) -> None:
+        assert self.errors == []
+        assert self.dialogs == []
+        assert all(u.startswith(("file:", "data:")) for u in self.requests), self.requests
+
+
+@pytest.fixture(scope="module")
+def seeds_report(seeds: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from pipeline.run.batch import run_batch
+    from pipeline.settings import Settings
+
+    out = tmp_path_factory.mktemp("seeds-report")
+    run_batch(seeds, out, Settings())
+    write_reports(out, seeds)
+    return out / "report.html"
+
+
+def _visible(page: Any, selector: str) -> int:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.offsetParent !== null).length")
+
+
+def test_seeds_report_in_chromium(browser, seeds_report, tmp_path):
+    view = Page(browser, seeds_report)
+    page = view.page
+    n_claims = page.evaluate("JSON.parse(document.getElementById('report-data').textContent).claims.length")
+    marks = page.locator("mark.claim")
+    assert n_claims > 0 and marks.count() >= 0.9 * n_claims
+
+    # Clicking a claim opens its details: the ambiguous "大三倍" of the seeds, checked against 4x.
+    assert page.locator("#details").is_hidden()
+    page.locator("mark.claim.v-ambiguous", has_text="大三倍").first.click()
+    details = page.locator("#details")
+    assert details.is_visible()
+    assert page.locator("#details-title").inner_text() == "大三倍"
+    body = details.inner_text()
+    assert "ambiguous" in body and "4×" in body and "Evidence".upper() in body.upper()
+    assert page.locator("#details-list li").count() > 0
+    page.screenshot(path=str(tmp_path / "report.png"))
+    assert (tmp_path / "report.png").stat().st_size > 10_000
+
+    # A claim whose evidence is a primary-source URL shows it as a link.
+    url_claim = page.evaluate("""() => JSON.parse(document.getElementById('report-data').textContent).claims
+        .find(c => (c.evidence || []).some(e => /^https?:/.test(e)) && document.getElementById('c-' + c.id)).id""")
+    page.locator(f"#c-{url_claim}").click()
+    assert page.locator("#details-list a[href^='http']").count() >= 1
+
+    # The verdict filter: untick "supported" and its highlights go plain and its rows hide; tick it back.
+    supported = page.locator("mark.claim[data-verdict='supported']")
+    n_supported = supported.count()
+    assert n_supported > 0
+    page.locator("#filters input[value='supported']").uncheck()
+    assert page.locator("mark.claim.off[data-verdict='supported']").count() == n_supported
+    assert page.locator("mark.claim.off:not([data-verdict='supported'])").count() == 0
+    assert _visible(page, "#articles .claim-row[data-verdict='supported']") == 0
+    assert "showing" in page.locator("#f-count").inner_text()
+    page.locator("#filters input[value='supported']").check()
+    assert page.locator("mark.claim.off").count() == 0
+
+    # Kind and language filters narrow the same way.
+    page.select_option("#f-kind", "duration")
+    assert page.locator("mark.claim:not(.off)").count() > 0
+    kinds = page.evaluate("""() => { const d = JSON.parse(document.getElementById('report-data').textContent);
+        const k = {}; d.claims.forEach(c => k[c.id] = c.kind);
+        return [...document.querySelectorAll('mark.claim:not(.off)')].map(m => k[m.dataset.claim]); }""")
+    assert set(kinds) == {"duration"}
+    page.select_option("#f-kind", "")
+    page.select_option("#f-lang", "zh")  # the seeds are all Chinese: everything stays
+    assert page.locator("mark.claim.off").count() == 0
+    page.select_option("#f-lang", "")
+    page.select_option("#f-entity", "accelerator:tpu-v4")
+    accels = page.evaluate("""() => { const d = JSON.parse(document.getElementById('report-data').textContent);
+        const a = {}; d.claims.forEach(c => a[c.id] = (c.entities || {}).accelerator);
+        return [...document.querySelectorAll('mark.claim:not(.off)')].map(m => a[m.dataset.claim]); }""")
+    assert accels and set(accels) == {"tpu-v4"}
+    page.select_option("#f-entity", "")
+
+    # Clicking a point of the chart opens that claim too.
+    point = page.locator(".chart-wrap .point").last  # drawn last, so on top of any point it overlaps
+    point.click()
+    claim_id = point.get_attribute("data-claim")
+    expected = page.evaluate(f"""JSON.parse(document.getElementById('report-data').textContent)
+        .claims.find(c => c.id === '{claim_id}').text""")
+    assert page.locator("#details-title").inner_text() == expected
+    view.clean()
+
+
+def test_injected_markup_stays_text_in_chromium(browser, tmp_path):
+    evil = ("Record: 23 秒. <script>window.pwned = 1; alert(1)</script> "
+            "<img src=x onerror=\"window.pwned=2;alert(2)\">\n")
+    inp, out = tmp_path / "in", tmp_path / "out"
+    inp.mkdir()
+    out.mkdir()
+    (inp / "evil.html.txt").write_text(evil, encoding="utf-8")
+    start = evil.index("23 秒")
+    claim = {"id": "c1", "doc": "evil.html.txt", "lang": "zh", "sentence": evil.strip(), "start": start,
+             "end": start + 4, "text": "23 秒", "kind": "duration", "value": 23, "unit": "s", "bound": "exact",
+             "low": 22.5, "high": 23.5, "entities": {}, "verdict": "supported", "official": 23.57,
+             "evidence": ["javascript:alert(3)", "https://example.org/x"],
+             "explanation": "</script><script>window.pwned=3</script>"}
+
+    (out / "claims.jsonl").write_text(json.dumps(claim, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_reports(out, inp)
+    view = Page(browser, out / "report.html")
+    page = view.page
+    assert page.evaluate("window.pwned") is None
+    text = page.locator("#articles .text").inner_text()
+    assert "<script>window.pwned = 1; alert(1)</script>" in text and "onerror=" in text
+    page.locator("mark.claim").first.click()
+    assert page.evaluate("window.pwned") is None
+    # A javascript: evidence entry is shown as text, never as a link.
+    hrefs = page.eval_on_selector_all("#details-list a", "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs == ["https://example.org/x"]
+    assert "</script><script>window.pwned=3</script>" in page.locator("#details").inner_text()
+    view.clean()
