@@ -119,6 +119,12 @@ def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[in
 def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int],
                 explicit_chips: bool) -> Fact | None:
     e = claim.entities
+    if explicit_chips:
+        named = ctx.official.select(who=e.org, accelerator=e.accelerator, benchmark=bench, round=rnd)
+        sized = [r for r in named if r.accelerator_count in chips]
+        if sized and not any(r.scored for r in sized):
+            # the system the text names exists, but its logs are missing: a published time or nothing
+            return _stated_time(claim, ctx, bench, rnd)
     sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
     if not sets:
         return _stated_time(claim, ctx, bench, rnd)
@@ -166,23 +172,17 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
     for st in ctx.official.statements:
         if st.metric != "train_time" or bench not in st.entity_values("benchmark") or rnd not in st.entity_values("round"):
             continue
-        if claim.entities.org and st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
+        if st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
             continue
-        # a max-scale time says nothing about one 8-GPU machine: the systems must agree when both are named
-        if claim.entities.system and st.entity_values("system") and claim.entities.system not in st.entity_values(
-                "system") and not _same_family(ctx, claim.entities.system, st.entity_values("system")):
+        # a max-scale time says nothing about one 8-GPU machine: a claim about a single-node system
+        # (DGX A100, 8 GPUs) is not checked against a statement about another system
+        chips = _system_chips(ctx, claim.entities.system, rnd)
+        if (claim.entities.system and st.entity_values("system") and claim.entities.system not in st.entity_values(
+                "system") and chips is not None and chips <= 16):
             continue
         v = float(st.value)  # seconds, published to two decimals of a minute
         return Fact(v, v - 0.3, v + 0.3, st.evidence, f"{st.id}: {st.text}")
     return None
-
-
-def _same_family(ctx: ArticleContext, system: str, others: tuple[str, ...]) -> bool:
-    """Selene is a DGX SuperPOD: a system and the family it belongs to are the same machine here."""
-    entry = ctx.kb.get("system", system)
-    family = entry.attr("family") if entry else None
-    return bool(family) and family in others or any(
-        (ctx.kb.get("system", o) and ctx.kb.get("system", o).attr("family") == system) for o in others)
 
 
 def _fits(claim: Claim, r: OfficialResult) -> bool:
@@ -198,6 +198,8 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
     org = _org(claim, ctx)
     count = next((c for c in ctx.siblings(claim) if c.kind == "count" and c.counted in ("model", "benchmark")
                   and c.of_total is not None), None)
+    if not benches and count is None and not chips:
+        return None  # "under 30 seconds" of what? Without the models, the count or the scale, nothing decides it
     best: dict[str, OfficialResult] = {}
     for r in ctx.official.select(who=org, round=rnd, accelerator=e.accelerator):
         if not r.scored or (benches and r.benchmark not in benches) or (chips and r.accelerator_count not in chips):
@@ -227,6 +229,15 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rounds = [rnd]
     if entry is not None and entry.attr("chips") and entry.attr("rounds"):
         rounds = list(entry.attr("rounds"))  # the Cloud TPU v3 Pod of v0.6 is named in a v0.7 story
+    if entry is not None and entry.attr("chips", rnd) and not e.benchmark and claim.bound == "exact":
+        # "last year's 256-chip Pod": a named system has one size, the largest of its kind in its rounds
+        acc = e.accelerator or entry.attr("accelerator")
+        sizes = [(x, ctx.official.largest_system(acc, x, e.org or entry.attr("org"))) for x in rounds]
+        sizes = [(x, s) for x, s in sizes if s is not None]
+        if sizes:
+            x, size = min(sizes, key=lambda xs: abs(xs[1].accelerator_count - float(claim.value)))
+            n = size.accelerator_count
+            return Fact(n, n, n, size.records[:6], f"the largest {acc} system of {x} ({e.system})", maximum=n)
     rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
                                                            benchmark=e.benchmark) if r.accelerator_count]
     if not rows and e.benchmark:
@@ -500,6 +511,8 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
     if rnd is None:
         return None
+    if any(c.kind == "duration" and c.bound == "upper" for c in ctx.siblings(claim)):
+        return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
     if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
         stated = records_count(claim, ctx)
@@ -508,6 +521,11 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return Fact(leads.count, leads.count, leads.count, leads.evidence,
                     f"benchmarks where {claim.entities.org} has the fastest {rnd} result: {', '.join(leads.benchmarks)}")
     benches = ctx.official.benchmarks(rnd)
+    listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:
+        if listed and len(listed) == claim.value:
+            return Fact(len(listed), len(listed), len(listed), (rnd,), f"the benchmarks named: {', '.join(listed)}")
+        return None  # "the other four benchmarks": a subset the sentence does not name
     return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
 
 
@@ -516,12 +534,14 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     limit = next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"), None)
     if rnd is None:
         return None
+    if limit is None:
+        return None
     org = _org(claim, ctx)
     if limit is not None and org and isinstance(limit.value, (int, float)):
         cu = ctx.official.count_under(org, rnd, float(limit.value))
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
                     f"{org}'s {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
-    return benchmarks_count(claim, ctx)
+    return None
 
 
 def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -569,7 +589,23 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return None
 
 
+def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"each is run five times": the runs the round's rules require for the benchmarks named."""
+    rnd = _round(claim, ctx)
+    listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
+        return None
+    table = ctx.official.table
+    rows = table[(table["round"] == rnd) & (table["benchmark"].isin(listed))]
+    required = sorted({int(v) for v in rows["runs_required"].dropna()})
+    if len(required) != 1:
+        return None
+    n = required[0]
+    return Fact(n, n, n, (rnd,), f"runs required per result for {', '.join(listed)} in {rnd}")
+
+
 RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
+    "run_count": run_count,
     "train_time": train_time,
     "chip_count": chip_count,
     "gpu_count": chip_count,
