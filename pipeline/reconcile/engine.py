@@ -24,10 +24,10 @@ def _article_round(claims: list[Claim], meta: dict, kb: KnowledgeBase) -> str | 
     return max(set(rounds), key=rounds.count) if rounds else None
 
 
-def _benchmarks_by_sentence(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[str, ...]]:
+def _benchmark_mentions(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[tuple[int, str], ...]]:
     out = {}
     for s in seg.sentences:
-        found = tuple(dict.fromkeys(m.id for m in recognize(s.text, kb) if m.type == "benchmark"))
+        found = tuple((s.start + m.start, m.id) for m in recognize(s.text, kb) if m.type == "benchmark")
         if found:
             out[s.index] = found
     return out
@@ -47,8 +47,9 @@ def _is_magnitude(claim: Claim) -> bool:
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
     scope = out_of_scope(seg, claims, settings)
+    mentions = _benchmark_mentions(seg, kb)
     ctx = ArticleContext(claims, _article_round(claims, seg.article.meta, kb), kb, official,
-                         _benchmarks_by_sentence(seg, kb))
+                         {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in mentions.items()}, mentions)
     out: list[Claim] = []
     for i, claim in enumerate(claims):
         if i in scope:

@@ -28,6 +28,7 @@ class ArticleContext:
     kb: KnowledgeBase
     official: OfficialResults
     benchmarks_in_sentence: dict[int, tuple[str, ...]]  # sentence index -> benchmarks it names
+    benchmark_mentions: dict[int, tuple[tuple[int, str], ...]]  # sentence index -> (article offset, id)
 
     def siblings(self, claim: Claim) -> list[Claim]:
         return [c for c in self.claims if c.sentence_index == claim.sentence_index and c is not claim]
@@ -77,8 +78,20 @@ def _system_chips(ctx: ArticleContext, system: str | None, rnd: str | None) -> i
 
 
 def _sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
-    return {int(c.value) for c in ctx.siblings(claim)
-            if c.metric in ("chip_count", "gpu_count") and isinstance(c.value, (int, float)) and c.bound == "exact"}
+    """Chip counts stated with the claim: same sentence, same benchmark (or none), and no semicolon
+    between them ("BERT 用时 0.81 分钟；DLRM 只用了一台 8 卡 DGX A100" gives DLRM 8 GPUs, not BERT)."""
+    out = set()
+    for c in ctx.siblings(claim):
+        if c.metric not in ("chip_count", "gpu_count") or not isinstance(c.value, (int, float)) or c.bound != "exact":
+            continue
+        if c.entities.benchmark and claim.entities.benchmark and c.entities.benchmark != claim.entities.benchmark:
+            continue
+        a, b = sorted((c.start, claim.start))
+        between = claim.sentence[a - claim.sentence_start:b - claim.sentence_start]
+        if any(p in between for p in ";；"):
+            continue
+        out.add(int(c.value))
+    return out
 
 
 def _seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
@@ -230,14 +243,16 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if entry is not None and entry.attr("chips") and entry.attr("rounds"):
         rounds = list(entry.attr("rounds"))  # the Cloud TPU v3 Pod of v0.6 is named in a v0.7 story
     if entry is not None and entry.attr("chips", rnd) and not e.benchmark and claim.bound == "exact":
-        # "last year's 256-chip Pod": a named system has one size, the largest of its kind in its rounds
+        # "last year's 256-chip Pod", "a DGX A100's eight GPUs": a named system has one size; the table
+        # must show a system of that size in the system's rounds
+        size = int(entry.attr("chips", rnd))
         acc = e.accelerator or entry.attr("accelerator")
-        sizes = [(x, ctx.official.largest_system(acc, x, e.org or entry.attr("org"))) for x in rounds]
-        sizes = [(x, s) for x, s in sizes if s is not None]
-        if sizes:
-            x, size = min(sizes, key=lambda xs: abs(xs[1].accelerator_count - float(claim.value)))
-            n = size.accelerator_count
-            return Fact(n, n, n, size.records[:6], f"the largest {acc} system of {x} ({e.system})", maximum=n)
+        org = e.org or entry.attr("org")
+        recs = [r.record_id for x in rounds for r in ctx.official.select(who=org, accelerator=acc, round=x)
+                if r.accelerator_count == size]
+        if recs:
+            return Fact(size, size, size, tuple(recs[:6]), f"{e.system}: {size} {acc} chips in {', '.join(rounds)}",
+                        maximum=size)
     rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
                                                            benchmark=e.benchmark) if r.accelerator_count]
     if not rows and e.benchmark:
@@ -511,7 +526,7 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
     if rnd is None:
         return None
-    if any(c.kind == "duration" and c.bound == "upper" for c in ctx.siblings(claim)):
+    if _limit(claim, ctx) is not None and not _records_cue(claim):
         return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
     if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
@@ -529,12 +544,21 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
 
 
+def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
+    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark."""
+    return next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
+                 and not c.entities.benchmark), None)
+
+
+def _records_cue(claim: Claim) -> bool:
+    nouns = load_language(claim.lang).nouns
+    return any(n.lower() in claim.sentence.lower() for n, c in nouns.items() if c == "record" and len(n) > 1)
+
+
 def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = _round(claim, ctx)
-    limit = next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"), None)
-    if rnd is None:
-        return None
-    if limit is None:
+    limit = _limit(claim, ctx)
+    if rnd is None or limit is None:
         return None
     org = _org(claim, ctx)
     if limit is not None and org and isinstance(limit.value, (int, float)):
@@ -592,7 +616,9 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
 def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """"each is run five times": the runs the round's rules require for the benchmarks named."""
     rnd = _round(claim, ctx)
-    listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    prev = max((c.end for c in ctx.siblings(claim) if c.end <= claim.start), default=claim.sentence_start)
+    listed = tuple(dict.fromkeys(b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ())
+                                 if prev <= pos < claim.end))
     if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
         return None
     table = ctx.official.table
