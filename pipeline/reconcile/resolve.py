@@ -6,6 +6,7 @@ One function per metric family; each returns None when nothing can decide the cl
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -351,7 +352,9 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
             _size_cue(claim, ctx)):
         return system_size_ratio(claim, ctx)
     if not sub.get("accelerator") or not base.get("accelerator"):
-        return None
+        if claim.entities.org or claim.entities.accelerator:
+            return None
+        return _statement_fact(claim, ctx, "speedup", ("round",))
     org = sub.get("org") or _org(claim, ctx)
     chips = _nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator")}) | {
         c for s in (sub, base) for c in [_system_chips(ctx, s.get("system"), s.get("round"))] if c}
@@ -424,8 +427,9 @@ def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """"近五个数量级": an old time written earlier vs this round's times of the same org."""
     # the old time is stated in an earlier sentence ("三个多星期"); a span in the same sentence is the
     # time between ("五年之后")
-    old = next((c for c in reversed(ctx.earlier(claim)) if c.kind == "duration"
-                and isinstance(c.value, (int, float)) and float(c.value) >= 86400), None)
+    old = next((c for c in reversed(ctx.earlier(claim) + ctx.siblings(claim)) if c.kind == "duration"
+                and c.start < claim.start and isinstance(c.value, (int, float))
+                and 86400 <= float(c.value) < 365 * 86400), None)
     rnd = _round(claim, ctx)
     if old is None or rnd is None:
         return None
@@ -630,6 +634,58 @@ def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return Fact(n, n, n, (rnd,), f"runs required per result for {', '.join(listed)} in {rnd}")
 
 
+# -- time between events -------------------------------------------------------------------------
+def _date_range(iso: str) -> tuple[dt.date, dt.date] | None:
+    """The days an ISO date written to some precision covers: "2015" is all of 2015."""
+    try:
+        if len(iso) == 4:
+            return dt.date(int(iso), 1, 1), dt.date(int(iso), 12, 31)
+        if len(iso) == 7:
+            y, m = int(iso[:4]), int(iso[5:7])
+            nxt = dt.date(y + (m == 12), m % 12 + 1, 1)
+            return dt.date(y, m, 1), nxt - dt.timedelta(days=1)
+        d = dt.date.fromisoformat(iso[:10])
+        return d, d
+    except ValueError:
+        return None
+
+
+def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"五年之后", "less than three months after its launch", "a year ago": the time from an earlier
+    event (a date written nearby, a launch on record, the previous round) to this round's results."""
+    rnd = ctx.round or _round(claim, ctx)
+    entry = ctx.kb.get("round", rnd) if rnd else None
+    end = _date_range(str(entry.attr("date"))) if entry and entry.attr("date") else None
+    if end is None:
+        return None
+    start, label, evidence = None, "", ()
+    near = [c for c in ctx.claims if c.kind == "date" and isinstance(c.value, str) and not c.value.startswith("--")
+            and claim.sentence_index - 2 <= c.sentence_index <= claim.sentence_index and c.start < claim.start]
+    if near:
+        d = near[-1]
+        start, label, evidence = _date_range(d.value), f"from '{d.text}'", (d.id,)
+    elif _cue(claim, "launch"):
+        for s in ctx.official.statements:
+            if s.metric == "launch_date" and isinstance(s.value, str) and claim.entities.accelerator in s.entity_values(
+                    "accelerator"):
+                start, label, evidence = _date_range(s.value), f"from {s.id} ({s.value})", s.evidence
+                break
+    elif claim.entities.round and claim.entities.round != rnd:
+        other = ctx.kb.get("round", claim.entities.round)
+        if other and other.attr("date"):
+            start = _date_range(str(other.attr("date")))
+            label, evidence = f"from the {claim.entities.round} results ({other.attr('date')})", (claim.entities.round,)
+    if start is None:
+        return None
+    lo = (end[0] - start[1]).days * 86400.0
+    hi = (end[1] - start[0]).days * 86400.0
+    if hi <= 0:
+        return None
+    return Fact((lo + hi) / 2, max(lo, 0.0), hi, tuple(evidence) + (rnd,),
+                f"time {label} to the {rnd} results ({entry.attr('date')})",
+                derivation=f"{lo / 86400:.0f}-{hi / 86400:.0f} days")
+
+
 RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "run_count": run_count,
     "train_time": train_time,
@@ -646,6 +702,7 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "companies_count": companies_count,
     "submissions_count": submissions_count,
     "date": date,
+    "duration": elapsed,
 }
 
 
@@ -653,4 +710,9 @@ def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
     fn = RESOLVERS.get(claim.metric or "")
     if fn is None and claim.kind == "duration" and claim.entities.benchmark:
         fn = train_time
-    return fn(claim, ctx) if fn else None
+    fact = fn(claim, ctx) if fn else None
+    if fact is None and claim.kind == "duration" and fn is not elapsed and isinstance(claim.value, (int, float)) and (
+            float(claim.value) >= 28 * 86400):
+        # months and years are never MLPerf training times: the time between two events
+        return elapsed(claim, ctx)
+    return fact
