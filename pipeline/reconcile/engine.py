@@ -44,9 +44,43 @@ def _is_magnitude(claim: Claim) -> bool:
     return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in lang.magnitude_words)
 
 
+def _from_side(claim: Claim, others: list[Claim]) -> bool:
+    """"ResNet-50 went from 1.28 minutes to 0.76", "从 1.28 分钟缩短到 0.76 分钟": what stands between
+    'from' and 'to' is the earlier result (the previous round), what follows 'to' is this round's."""
+    lang = load_language(claim.lang)
+    sent = claim.sentence.lower()
+    rel = claim.start - claim.sentence_start
+    starts = [sent.rfind(f.lower(), 0, rel) for f in lang.cues.get("from", ())]
+    f = max(starts, default=-1)
+    if f < 0:
+        return False
+    tos = [sent.find(t.lower(), f) for t in lang.cues.get("to", ())]
+    t = min((x for x in tos if x > f), default=-1)
+    if not f < rel < t:
+        return False
+    # the 'to' side must hold a figure of the same kind: a comparison of two values
+    return any(o.sentence_index == claim.sentence_index and o.kind == claim.kind and o.start - claim.sentence_start > t
+               for o in others)
+
+
+def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase) -> list[Claim]:
+    prev = kb.previous_round(rnd) if rnd else None
+    if prev is None:
+        return claims
+    out = []
+    for c in claims:
+        if _from_side(c, claims) or any(
+                _from_side(o, claims) and o.kind == "duration" and o.sentence_index == c.sentence_index
+                and o.start < c.start and c.kind == "count" and c.start - o.end < 40 for o in claims):
+            c = replace(c, entities=replace(c.entities, round=prev))
+        out.append(c)
+    return out
+
+
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
     scope = out_of_scope(seg, claims, settings)
+    claims = _earlier_round_for_from_side(claims, _article_round(claims, seg.article.meta, kb), kb)
     mentions = _benchmark_mentions(seg, kb)
     ctx = ArticleContext(claims, _article_round(claims, seg.article.meta, kb), kb, official,
                          {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in mentions.items()}, mentions)

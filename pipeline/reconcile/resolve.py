@@ -661,11 +661,15 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
     start, label, evidence = None, "", ()
     near = [c for c in ctx.claims if c.kind == "date" and isinstance(c.value, str) and not c.value.startswith("--")
             and claim.sentence_index - 2 <= c.sentence_index <= claim.sentence_index and c.start < claim.start]
-    if near:
+    # The end point is this round's results: a span that ends at another event ("six weeks after launch
+    # it reached Google Cloud") is not decided by the results.
+    if near and not _cue(claim, "launch"):
         d = near[-1]
         start, label, evidence = _date_range(d.value), f"from '{d.text}'", (d.id,)
-    elif _cue(claim, "launch"):
+    elif _cue(claim, "launch") and (_cue(claim, "results") or _cue(claim, "mlperf")):
         for s in ctx.official.statements:
+            if claim.entities.system and claim.entities.system not in s.entity_values("system"):
+                continue  # the SuperPOD's launch is not the A100's
             if s.metric == "launch_date" and isinstance(s.value, str) and claim.entities.accelerator in s.entity_values(
                     "accelerator"):
                 start, label, evidence = _date_range(s.value), f"from {s.id} ({s.value})", s.evidence
