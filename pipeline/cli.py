@@ -99,7 +99,9 @@ def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> 
 @app.command()
 def report(
     run_dir: Annotated[Path, typer.Argument(help="Output folder of a run (with claims.jsonl).")],
-    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: from run.json).")] = None,
+    input_dir: Annotated[
+        Path | None, typer.Option("--input", help="The articles' folder (default: from run.json).")
+    ] = None,
 ) -> None:
     """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
     from pipeline.report.cli import report_command
@@ -111,7 +113,9 @@ def report(
 @export_app.command("claimreview")
 def export_claimreview_cmd(
     run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
-    to: Annotated[Path | None, typer.Option("--to", help="Where to write (default RUN_DIR/claimreview.jsonld).")] = None,
+    to: Annotated[
+        Path | None, typer.Option("--to", help="Where to write (default RUN_DIR/claimreview.jsonld).")
+    ] = None,
 ) -> None:
     """schema.org ClaimReview JSON-LD for the supported, contradicted and ambiguous claims."""
     from pipeline.reconcile.claimreview import export_claimreview
@@ -141,7 +145,8 @@ def extract(
     for col in ("text", "kind", "value", "unit", "counted", "of", "bound", "low", "high", "reading"):
         table.add_column(col)
     for c in claims:
-        table.add_row(c.text, c.kind, str(c.value), c.unit, c.counted or "", "" if c.of_total is None else str(c.of_total),
+        of_total = "" if c.of_total is None else str(c.of_total)
+        table.add_row(c.text, c.kind, str(c.value), c.unit, c.counted or "", of_total,
                       c.bound, "" if c.low is None else f"{c.low:g}", "" if c.high is None else f"{c.high:g}",
                       c.ratio_reading or "")
     out_console.print(table)

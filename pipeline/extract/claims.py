@@ -172,7 +172,8 @@ class SentenceExtractor:
         while j + 1 < len(nums):
             nq = quantities[j + 1]
             gap = self.text[last_q.end:nums[j + 1].start].strip().lower()
-            if nq is None or nq.kind != "duration" or nq.factor >= last_q.factor or gap not in ("", "and", ",", "又", "零"):
+            joiners = {"", ","} | {j.lower() for j in self.lang.compound_joiners}
+            if nq is None or nq.kind != "duration" or nq.factor >= last_q.factor or gap not in joiners:
                 break
             j += 1
             last_num, last_q = nums[j], nq

@@ -26,7 +26,8 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         return lang.cache[key]
     d = lang.dates
     # ISO 8601 dates read the same in every language
-    out: list[tuple[str, re.Pattern[str]]] = [("iso", re.compile(r"(?<![\d/-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d:])"))]
+    iso = re.compile(r"(?<![\d/-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d:])")
+    out: list[tuple[str, re.Pattern[str]]] = [("iso", iso)]
     follow = sorted(d.get("following_year") or [], key=len, reverse=True)
     follow_alt = "|".join(re.escape(f) for f in follow) or r"(?!x)x"
     rel = sorted(d.get("relative_years") or {}, key=len, reverse=True)
@@ -47,7 +48,8 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         malt = "|".join(re.escape(m) for m in months)
         cues = sorted(d.get("year_cues") or [], key=len, reverse=True)
         calt = "|".join(re.escape(c) for c in cues) or r"(?!x)x"
-        out.append(("mdy", re.compile(rf"(?i)\b(?P<mn>{malt})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b")))
+        mdy = rf"(?i)\b(?P<mn>{malt})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(?P<y>\d{{4}}))?\b"
+        out.append(("mdy", re.compile(mdy)))
         out.append(("dmy", re.compile(rf"(?i)\b(?P<d>\d{{1,2}})\s+(?P<mn>{malt})\.?,?\s+(?P<y>\d{{4}})\b")))
         out.append(("my", re.compile(rf"(?i)\b(?P<mn>{malt})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")))
         out.append(("rel", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?P<rel>{rel_alt})\b")))

@@ -320,7 +320,8 @@ def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
     out = []
     if not lang.vague_prefixes:
         return out
-    heads = cached(lang, "vague_heads", lambda: _longest(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}))
+    heads = cached(lang, "vague_heads",
+                   lambda: _longest(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}))
     for prefix, (lo, hi) in lang.vague_prefixes.items():
         for m in re.finditer(re.escape(prefix), text):
             if _match_form(text, m.end(), heads):

@@ -203,7 +203,8 @@ class Reader:
                 allowed = lang.classifier_counts.get(cls)
                 noun = self.noun_before(num.start, q, allowed)
                 nxt = skip_spaces(self.text, q, self.s1)
-                if noun is None and allowed and not (nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()):
+                name_follows = nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()
+                if noun is None and allowed and not name_follows:
                     noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
             return Quantity("count", "count", 1.0, end, counted=noun or "other",
                             inner_bound=inner[0] if inner else None, classifier=cls)

@@ -28,7 +28,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "mixed_with": None,
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
-        "vague", "half", "words", "indefinite", "half_after",
+        "vague", "half", "words", "indefinite", "half_after", "compound_joiners",
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
@@ -74,6 +74,7 @@ class Language:
     words: dict[str, float]
     indefinite: tuple[str, ...]
     half_after: tuple[str, ...]
+    compound_joiners: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
     ratio_markers: tuple[str, ...]
@@ -199,7 +200,8 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
     for counted, forms in (cnt.get("nouns") or {}).items():
         for form in forms or []:
             if form in nouns:
-                raise DataFileError(path, f"noun listed for both {nouns[form]!r} and {counted!r}", f"counts.nouns.{form}")
+                raise DataFileError(path, f"noun listed for both {nouns[form]!r} and {counted!r}",
+                                    f"counts.nouns.{form}")
             nouns[str(form)] = counted
     ratio = data.get("ratio") or {}
     bounds = data.get("bounds") or {}
@@ -224,6 +226,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         words={str(k).lower(): float(v) for k, v in (num.get("words") or {}).items()},
         indefinite=tuple(num.get("indefinite") or ()),
         half_after=_longest_first(num.get("half_after") or []),
+        compound_joiners=tuple(num.get("compound_joiners") or ()),
         units=_units(path, units, {k: v for k, v in (data.get("units") or {}).items() if k != "compound"}, "units"),
         prefix_units={str(k): units[v] for k, v in (data.get("prefix_units") or {}).items()},
         ratio_markers=_longest_first(ratio.get("markers") or []),

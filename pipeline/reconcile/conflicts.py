@@ -55,7 +55,7 @@ def find_conflicts(claims: list[Claim]) -> list[dict[str, Any]]:
         if key is not None:
             groups[key].append(c)
     out = []
-    for key, members in groups.items():
+    for members in groups.values():
         for i, a in enumerate(members):
             for b in members[i + 1:]:
                 if _disagree(a, b):

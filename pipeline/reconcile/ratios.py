@@ -1,0 +1,183 @@
+"""Ratios: speedups between result sets, system size ratios, per-chip peaks, orders of magnitude."""
+
+from __future__ import annotations
+
+import math
+
+from pipeline.lang.loader import load_language
+from pipeline.reconcile.context import ArticleContext, label_of, org_of, round_of, system_chips
+from pipeline.reconcile.statements import statement_fact
+from pipeline.reconcile.verdicts import Fact
+from pipeline.records import Claim
+
+
+# -- ratios --------------------------------------------------------------------------------------
+def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
+    comp = claim.compared_to or {}
+    subject, baseline = dict(comp.get("subject") or {}), dict(comp.get("baseline") or {})
+    if not baseline:
+        return None
+    if subject == baseline or not subject:
+        # the subject is this round's counterpart of the baseline ("the new system is 4x the old Pod")
+        subject = {"org": baseline.get("org") or claim.entities.org, "accelerator": baseline.get("accelerator"),
+                   "round": ctx.round}
+    subject.setdefault("round", round_of(claim, ctx))
+    if not baseline.get("round"):
+        same = subject.get("accelerator") == baseline.get("accelerator")
+        baseline["round"] = ctx.kb.previous_round(subject.get("round")) if same else subject.get("round")
+        baseline["round_guessed"] = True
+    return subject, baseline
+
+
+def _size_of(side: dict, ctx: ArticleContext) -> tuple[int, tuple[str, ...]] | None:
+    chips = system_chips(ctx, side.get("system"), side.get("round"))
+    acc = side.get("accelerator")
+    if acc is None and side.get("system"):
+        entry = ctx.kb.get("system", side["system"])
+        acc = entry.attr("accelerator") if entry else None
+    if acc and side.get("round"):
+        largest = ctx.official.largest_system(acc, side["round"], side.get("org"))
+        if largest is not None:
+            return largest.accelerator_count, largest.records[:4]
+    return (chips, ()) if chips else None
+
+
+def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    sides = _sides(claim, ctx)
+    if sides is None:
+        return None
+    a, b = (_size_of(s, ctx) for s in sides)
+    if not a or not b:
+        return None
+    ratio = a[0] / b[0]
+    label = f"system size {label_of(**sides[0])} vs {label_of(**sides[1])}"
+    return Fact(ratio, ratio, ratio, a[1] + b[1], label, derivation=f"{a[0]} chips / {b[0]} chips = {ratio:.3g}x")
+
+
+def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    if is_magnitude(claim):
+        return magnitude(claim, ctx)
+    sides = _sides(claim, ctx)
+    if sides is None:
+        # "the fastest results improved 2.7x on average": a statement about the round as a whole
+        if claim.entities.org or claim.entities.accelerator:
+            return None
+        return statement_fact(claim, ctx, "speedup", ("round",))
+    sub, base = sides
+    if sub.get("accelerator") == base.get("accelerator") and sub.get("system") != base.get("system") and (
+            _size_cue(claim, ctx)):
+        return system_size_ratio(claim, ctx)
+    if not sub.get("accelerator") or not base.get("accelerator"):
+        if claim.entities.org or claim.entities.accelerator:
+            return None
+        return statement_fact(claim, ctx, "speedup", ("round",))
+    org = sub.get("org") or org_of(claim, ctx)
+    chips = _nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator")}) | {
+        c for s in (sub, base) for c in [system_chips(ctx, s.get("system"), s.get("round"))] if c}
+    rounds = [base["round"]]
+    if base.pop("round_guessed", False):
+        prev = ctx.kb.previous_round(sub["round"])
+        rounds = [r for r in (base["round"], prev) if r]
+    sp, scale = None, None
+    for rnd_b in rounds:
+        base["round"] = rnd_b
+        sp, scale = _best_speedup(ctx, org, sub, base, chips)
+        if sp is not None:
+            break
+    if sp is None or sp.arithmetic_mean is None:
+        return None
+    per = ", ".join(f"{k} {v:.2f}x" for k, v in sp.per_benchmark)
+    bench = claim.entities.benchmark
+    if bench and bench in sp.ratios:
+        r = sp.ratios[bench]
+        ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
+        return Fact(round(r, 4), r, r, ids, f"{bench} speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} "
+                    f"over {label_of(acc=base['accelerator'], round=base['round'])} at {scale} chips",
+                    derivation=f"per benchmark {per}")
+    label = (f"speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} over "
+             f"{label_of(acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    deriv = f"per benchmark {per}; arithmetic mean {sp.arithmetic_mean:.2f}x, geometric {sp.geometric_mean:.2f}x"
+    mean = sp.arithmetic_mean
+    lo, hi = sorted((mean, sp.geometric_mean or mean))
+    return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()))
+
+
+def _nearby_chips(claim: Claim, ctx: ArticleContext, accs: set) -> set[int]:
+    """Chip counts of those accelerators in this sentence or the next (a figure caption often gives the
+    scale of a speedup stated just before)."""
+    return {int(c.value) for c in ctx.claims
+            if claim.sentence_index <= c.sentence_index <= claim.sentence_index + 1 and c.kind == "count"
+            and c.metric in ("chip_count", "gpu_count") and c.bound == "exact" and isinstance(c.value, (int, float))
+            and (c.entities.accelerator in accs or c.entities.accelerator is None)}
+
+
+def _best_speedup(ctx: ArticleContext, org, sub: dict, base: dict, chips: set[int]):
+    """The speedup at the scale the text gives, else at the scale where the two sides share the most
+    benchmarks (the fairest like-for-like comparison)."""
+    org_b = base.get("org") or org
+    sizes_a = {r.accelerator_count for r in ctx.official.select(who=org, accelerator=sub["accelerator"],
+                                                                round=sub["round"]) if r.scored}
+    sizes_b = {r.accelerator_count for r in ctx.official.select(who=org_b, accelerator=base["accelerator"],
+                                                                round=base["round"]) if r.scored}
+    common = sorted((chips & sizes_a & sizes_b) or (sizes_a & sizes_b))
+    best = None
+    for scale in common:
+        sp = ctx.official.speedup(ctx.official.results_for(org, sub["accelerator"], scale, sub["round"]),
+                                  ctx.official.results_for(org_b, base["accelerator"], scale, base["round"]))
+        if sp.arithmetic_mean is not None and (best is None or len(sp.per_benchmark) >= len(best[0].per_benchmark)):
+            best = (sp, scale)
+    return best if best else (None, None)
+
+
+def is_magnitude(claim: Claim) -> bool:
+    words = load_language(claim.lang).magnitude_words
+    return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in words)
+
+
+def _size_cue(claim: Claim, ctx: ArticleContext) -> bool:
+    words = load_language(claim.lang).cues.get("size", ())
+    return any(w.lower() in claim.sentence.lower() for w in words)
+
+
+def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"近五个数量级": an old time written earlier vs this round's times of the same org."""
+    # the old time is stated in an earlier sentence ("三个多星期"); a span in the same sentence is the
+    # time between ("五年之后")
+    old = next((c for c in reversed(ctx.earlier(claim) + ctx.siblings(claim)) if c.kind == "duration"
+                and c.start < claim.start and isinstance(c.value, (int, float))
+                and 86400 <= float(c.value) < 365 * 86400), None)
+    rnd = round_of(claim, ctx)
+    if old is None or rnd is None:
+        return None
+    rows = [r for r in ctx.official.select(who=claim.entities.org, round=rnd) if r.scored]
+    if not rows:
+        return None
+    fastest: dict[str, float] = {}
+    for r in rows:
+        fastest[r.benchmark] = min(fastest.get(r.benchmark, math.inf), r.seconds or math.inf)
+    t_min, t_max = min(fastest.values()), max(fastest.values())
+    old_lo = old.low if old.low is not None else float(old.value)
+    old_hi = old.high if old.high is not None else float(old.value)
+    lo, hi = old_lo / t_max, old_hi / t_min
+    deriv = (f"{old.text} = {old_lo / 86400:.0f}-{old_hi / 86400:.0f} days vs this round's fastest times "
+             f"{t_min:.1f}-{t_max:.1f} s: {lo:.3g}-{hi:.3g}x = 10^{math.log10(lo):.2f}-10^{math.log10(hi):.2f}")
+    return Fact(math.sqrt(lo * hi), lo, hi, tuple(r.record_id for r in rows[:6]),
+                f"speed-up since '{old.text}'", derivation=deriv)
+
+
+# -- statements ------------------------------------------------------------------------------------
+def per_chip_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    sides = _sides(claim, ctx)
+    if sides is None:
+        return None
+    peaks = []
+    for side in sides:
+        acc = side.get("accelerator")
+        st = [s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
+              and acc in s.entity_values("accelerator")]
+        if not st:
+            return None
+        peaks.append(st[0])
+    ratio = float(peaks[0].value) / float(peaks[1].value)
+    return Fact(ratio, ratio, ratio, peaks[0].evidence + peaks[1].evidence, "per-chip peak compute",
+                derivation=f"{float(peaks[0].value) / 1e12:.0f} / {float(peaks[1].value) / 1e12:.0f} TFLOPS = {ratio:.3g}x")

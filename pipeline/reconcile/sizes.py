@@ -1,0 +1,148 @@
+"""System sizes and counts of benchmarks, models, submitters and runs."""
+
+from __future__ import annotations
+
+from pipeline.lang.loader import load_language
+from pipeline.reconcile.context import ArticleContext, has_cue, label_of, org_of, round_of, system_chips
+from pipeline.reconcile.statements import records_count, statement_fact
+from pipeline.reconcile.verdicts import Fact
+from pipeline.records import Claim
+
+
+# -- sizes ---------------------------------------------------------------------------------------
+def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = round_of(claim, ctx)
+    if rnd is None or (e.accelerator is None and e.org is None):
+        return None
+    entry = ctx.kb.get("system", e.system) if e.system else None
+    rounds = [rnd]
+    if entry is not None and entry.attr("chips") and entry.attr("rounds"):
+        rounds = list(entry.attr("rounds"))  # the Cloud TPU v3 Pod of v0.6 is named in a v0.7 story
+    if entry is not None and entry.attr("chips", rnd) and not e.benchmark and claim.bound == "exact":
+        # "last year's 256-chip Pod", "a DGX A100's eight GPUs": a named system has one size; the table
+        # must show a system of that size in the system's rounds
+        size = int(entry.attr("chips", rnd))
+        acc = e.accelerator or entry.attr("accelerator")
+        org = e.org or entry.attr("org")
+        recs = [r.record_id for x in rounds for r in ctx.official.select(who=org, accelerator=acc, round=x)
+                if r.accelerator_count == size]
+        if recs:
+            return Fact(size, size, size, tuple(recs[:6]), f"{e.system}: {size} {acc} chips in {', '.join(rounds)}",
+                        maximum=size)
+    rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
+                                                           benchmark=e.benchmark) if r.accelerator_count]
+    if not rows and e.benchmark:
+        rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x)
+                if r.accelerator_count]
+    if not rows and e.org:
+        rows = [r for r in ctx.official.select(accelerator=e.accelerator, round=rnd) if r.accelerator_count]
+    if not rows:
+        return None
+    sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
+    top = sizes[-1]
+    label = label_of(acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
+    if claim.bound == "lower" or claim.bound == "upper":
+        pick = top if claim.bound == "lower" else sizes[0]
+    else:
+        inside = [s for s in sizes if (claim.low is None or s >= claim.low) and (claim.high is None or s <= claim.high)]
+        target = float(claim.value) if isinstance(claim.value, (int, float)) else top
+        pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
+    evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
+    return Fact(pick, pick, pick, evidence, f"{label}: system sizes {_sizes_text(sizes)}", maximum=top)
+
+
+def _sizes_text(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes)) if len(sizes) <= 8 else f"{sizes[0]} to {sizes[-1]} ({len(sizes)} sizes)"
+
+
+def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = round_of(claim, ctx)
+    chips = system_chips(ctx, e.system, rnd)
+    rows = [r for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=rnd)
+            if r.host_count and (chips is None or r.accelerator_count == chips)]
+    if not rows or rnd is None:
+        return None
+    hosts = sorted({r.host_count for r in rows if r.host_count})
+    target = float(claim.value) if isinstance(claim.value, (int, float)) else hosts[-1]
+    pick = min(hosts, key=lambda h: abs(h - target)) if chips is None else hosts[-1]
+    evidence = tuple(r.record_id for r in rows if r.host_count == pick)[:6]
+    return Fact(pick, pick, pick, evidence, label_of(acc=e.accelerator, org=e.org, chips=chips, round=rnd) + ": hosts")
+
+
+# -- ratios --------------------------------------------------------------------------------------
+
+def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = round_of(claim, ctx)
+    if rnd is None:
+        return None
+    if _limit(claim, ctx) is not None and not _records_cue(claim):
+        return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
+    if claim.entities.org:
+        leads = ctx.official.leads(claim.entities.org, rnd)
+        stated = records_count(claim, ctx)
+        if stated is not None:
+            return stated
+        return Fact(leads.count, leads.count, leads.count, leads.evidence,
+                    f"benchmarks where {claim.entities.org} has the fastest {rnd} result: {', '.join(leads.benchmarks)}")
+    benches = ctx.official.benchmarks(rnd)
+    listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:
+        if listed and len(listed) == claim.value:
+            return Fact(len(listed), len(listed), len(listed), (rnd,), f"the benchmarks named: {', '.join(listed)}")
+        return None  # "the other four benchmarks": a subset the sentence does not name
+    return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+
+
+def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
+    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark."""
+    return next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
+                 and not c.entities.benchmark), None)
+
+
+def _records_cue(claim: Claim) -> bool:
+    nouns = load_language(claim.lang).nouns
+    return any(n.lower() in claim.sentence.lower() for n, c in nouns.items() if c == "record" and len(n) > 1)
+
+
+def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = round_of(claim, ctx)
+    limit = _limit(claim, ctx)
+    if rnd is None or limit is None:
+        return None
+    org = org_of(claim, ctx)
+    if limit is not None and org and isinstance(limit.value, (int, float)):
+        cu = ctx.official.count_under(org, rnd, float(limit.value))
+        return Fact(cu.count, cu.count, cu.count, cu.records[:8],
+                    f"{org}'s {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
+    return None
+
+
+def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    rnd = round_of(claim, ctx)
+    if rnd is None or not has_cue(claim, "submit"):
+        return None  # "dozens of server makers offer A100 servers" is not about the submitters
+    orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
+    return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"submitters of {rnd}: {', '.join(orgs)}")
+
+
+def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    return statement_fact(claim, ctx, "results_count", ("round",))
+
+
+def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"each is run five times": the runs the round's rules require for the benchmarks named."""
+    rnd = round_of(claim, ctx)
+    prev = max((c.end for c in ctx.siblings(claim) if c.end <= claim.start), default=claim.sentence_start)
+    listed = tuple(dict.fromkeys(b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ())
+                                 if prev <= pos < claim.end))
+    if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
+        return None
+    table = ctx.official.table
+    rows = table[(table["round"] == rnd) & (table["benchmark"].isin(listed))]
+    required = sorted({int(v) for v in rows["runs_required"].dropna()})
+    if len(required) != 1:
+        return None
+    n = required[0]
+    return Fact(n, n, n, (rnd,), f"runs required per result for {', '.join(listed)} in {rnd}")

@@ -1,0 +1,209 @@
+"""Training times and the time between events."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from pipeline.official.answers import OfficialResult
+from pipeline.reconcile.context import (
+    ArticleContext,
+    has_cue,
+    label_of,
+    org_of,
+    round_of,
+    seconds_fact,
+    sentence_chips,
+    system_chips,
+)
+from pipeline.reconcile.verdicts import ATTRIBUTION, CHIP_COUNT, MIXED_ROUNDS, Fact
+from pipeline.records import Claim
+
+
+# -- training times ------------------------------------------------------------------------------------
+def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    e = claim.entities
+    rnd = round_of(claim, ctx)
+    if rnd is None:
+        return None
+    benches = (e.benchmark,) if e.benchmark else ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
+    explicit = sentence_chips(claim, ctx)
+    chips = explicit or ({system_chips(ctx, e.system, rnd)} - {None})
+    if e.benchmark:
+        return _one_result(claim, ctx, e.benchmark, rnd, chips, bool(explicit))
+    if claim.bound == "upper" and org_of(claim, ctx):
+        return _all_within(claim, ctx, benches, rnd, chips)
+    return None
+
+
+def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[list[OfficialResult]]:
+    """Result sets matching the claim, from strict to loose: the text may state the framework or scale
+    loosely, and the org differently (Ascend results were submitted by SIAT, not Huawei).  Unscored rows
+    are kept so the caller can tell 'no such result' from 'its logs are missing'."""
+    out = []
+    for who in [org] + ([None] if org and acc else []):
+        base = dict(who=who, accelerator=acc, benchmark=bench, round=rnd)
+        for f, cs in [(fw, chips), (None, chips), (fw, set()), (None, set())]:
+            rows = [r for r in ctx.official.select(**base, framework=f) if not cs or r.accelerator_count in cs]
+            if any(r.scored for r in rows):
+                out.append(rows)
+    return out
+
+
+def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int],
+                explicit_chips: bool) -> Fact | None:
+    e = claim.entities
+    if explicit_chips:
+        named = ctx.official.select(who=e.org, accelerator=e.accelerator, benchmark=bench, round=rnd)
+        sized = [r for r in named if r.accelerator_count in chips]
+        if sized and not any(r.scored for r in sized):
+            # the system the text names exists, but its logs are missing: a published time or nothing
+            return _stated_time(claim, ctx, bench, rnd)
+    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    if not sets:
+        return _stated_time(claim, ctx, bench, rnd)
+    all_rows = next((rs for rs in sets if any(_fits(claim, r) for r in rs if r.scored)), sets[0])
+    rows = [r for r in all_rows if r.scored]
+    fitting = [r for r in rows if _fits(claim, r)]
+    if not fitting:
+        stated = _stated_time(claim, ctx, bench, rnd)
+        if stated is not None:
+            return stated
+        if not _plausible(claim, ctx, bench, rnd):
+            return None  # three weeks is not a time of this round: the sentence is about something else
+        # A larger system of the same org whose logs are missing may hold the figure: say so, don't guess.
+        org_rows = ctx.official.select(who=e.org or rows[0].org, benchmark=bench, round=rnd)
+        biggest = max((r.accelerator_count or 0 for r in rows), default=0)
+        if not explicit_chips and any(not r.scored and (r.accelerator_count or 0) > biggest for r in org_rows):
+            return None
+    best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
+    label = label_of(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
+                   fw=best.framework, round=rnd)
+    alts = []
+    for other in ctx.official.select(who=e.org, round=rnd):
+        if other.scored and other.benchmark != bench and other.published_interval_seconds:
+            alts.append((ATTRIBUTION, other.record_id, *other.published_interval_seconds))
+    for other in ctx.official.select(who=e.org, benchmark=bench, accelerator=e.accelerator):
+        if other.scored and other.round != rnd and other.published_interval_seconds:
+            alts.append((MIXED_ROUNDS, other.record_id, *other.published_interval_seconds))
+    for other in ctx.official.select(who=e.org, benchmark=bench, round=rnd):
+        if other.scored and other.accelerator_count != best.accelerator_count and other.published_interval_seconds:
+            alts.append((CHIP_COUNT, other.record_id, *other.published_interval_seconds))
+    return seconds_fact(best, label, tuple(alts))
+
+
+def _plausible(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> bool:
+    """Whether a time could be a result of this benchmark in this round at all (within 10x of the range)."""
+    secs = [r.seconds for r in ctx.official.select(benchmark=bench, round=rnd) if r.seconds]
+    if not secs or not isinstance(claim.value, (int, float)):
+        return True
+    v = float(claim.value)
+    return min(secs) / 10 <= v <= max(secs) * 10
+
+
+def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fact | None:
+    """A published time from a primary source, for results whose logs are missing."""
+    for st in ctx.official.statements:
+        if st.metric != "train_time" or bench not in st.entity_values("benchmark") or rnd not in st.entity_values("round"):
+            continue
+        if st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
+            continue
+        # a max-scale time says nothing about one 8-GPU machine: a claim about a single-node system
+        # (DGX A100, 8 GPUs) is not checked against a statement about another system
+        chips = system_chips(ctx, claim.entities.system, rnd)
+        if (claim.entities.system and st.entity_values("system") and claim.entities.system not in st.entity_values(
+                "system") and chips is not None and chips <= 16):
+            continue
+        v = float(st.value)  # seconds, published to two decimals of a minute
+        return Fact(v, v - 0.3, v + 0.3, st.evidence, f"{st.id}: {st.text}")
+    return None
+
+
+def _fits(claim: Claim, r: OfficialResult) -> bool:
+    from pipeline.reconcile.verdicts import overlaps
+
+    iv = r.published_interval_seconds
+    return iv is not None and overlaps(claim.low, claim.high, *iv)
+
+
+def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd: str, chips: set[int]) -> Fact | None:
+    """"all these models trained in under 33 s": the slowest of them must be within it."""
+    e = claim.entities
+    org = org_of(claim, ctx)
+    count = next((c for c in ctx.siblings(claim) if c.kind == "count" and c.counted in ("model", "benchmark")
+                  and c.of_total is not None), None)
+    if not benches and count is None and not chips:
+        return None  # "under 30 seconds" of what? Without the models, the count or the scale, nothing decides it
+    best: dict[str, OfficialResult] = {}
+    for r in ctx.official.select(who=org, round=rnd, accelerator=e.accelerator):
+        if not r.scored or (benches and r.benchmark not in benches) or (chips and r.accelerator_count not in chips):
+            continue
+        if r.benchmark not in best or (r.minutes or math.inf) < (best[r.benchmark].minutes or math.inf):
+            best[r.benchmark] = r
+    if not best:
+        return None
+    ranked = sorted(best.values(), key=lambda r: r.minutes or math.inf)
+    if count is not None and isinstance(count.value, (int, float)) and 0 < count.value <= len(ranked):
+        # "four of the eight models in 30 s": the fourth fastest must be within it
+        ranked = ranked[: int(count.value)]
+    slowest = ranked[-1]
+    lo, hi = slowest.published_interval_seconds or (slowest.seconds, slowest.seconds)
+    names = ", ".join(f"{r.benchmark} {r.published_minutes:.2f} min" for r in ranked)
+    label = label_of(org=org, round=rnd, chips=tuple(sorted(chips)) or None) + f": slowest of {names}"
+    return Fact(slowest.seconds or 0.0, lo, hi, tuple(r.record_id for r in ranked), label)
+
+
+# -- time between events -------------------------------------------------------------------------
+def _date_range(iso: str) -> tuple[dt.date, dt.date] | None:
+    """The days an ISO date written to some precision covers: "2015" is all of 2015."""
+    try:
+        if len(iso) == 4:
+            return dt.date(int(iso), 1, 1), dt.date(int(iso), 12, 31)
+        if len(iso) == 7:
+            y, m = int(iso[:4]), int(iso[5:7])
+            nxt = dt.date(y + (m == 12), m % 12 + 1, 1)
+            return dt.date(y, m, 1), nxt - dt.timedelta(days=1)
+        d = dt.date.fromisoformat(iso[:10])
+        return d, d
+    except ValueError:
+        return None
+
+
+def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"五年之后", "less than three months after its launch", "a year ago": the time from an earlier
+    event (a date written nearby, a launch on record, the previous round) to this round's results."""
+    rnd = ctx.round or round_of(claim, ctx)
+    entry = ctx.kb.get("round", rnd) if rnd else None
+    end = _date_range(str(entry.attr("date"))) if entry and entry.attr("date") else None
+    if end is None:
+        return None
+    start, label, evidence = None, "", ()
+    near = [c for c in ctx.claims if c.kind == "date" and isinstance(c.value, str) and not c.value.startswith("--")
+            and claim.sentence_index - 2 <= c.sentence_index <= claim.sentence_index and c.start < claim.start]
+    # The end point is this round's results: a span that ends at another event ("six weeks after launch
+    # it reached Google Cloud") is not decided by the results.
+    if near and not has_cue(claim, "launch"):
+        d = near[-1]
+        start, label, evidence = _date_range(d.value), f"from '{d.text}'", (d.id,)
+    elif has_cue(claim, "launch") and (has_cue(claim, "results") or has_cue(claim, "mlperf")):
+        for s in ctx.official.statements:
+            if claim.entities.system and claim.entities.system not in s.entity_values("system"):
+                continue  # the SuperPOD's launch is not the A100's
+            if s.metric == "launch_date" and isinstance(s.value, str) and claim.entities.accelerator in s.entity_values(
+                    "accelerator"):
+                start, label, evidence = _date_range(s.value), f"from {s.id} ({s.value})", s.evidence
+                break
+    elif claim.entities.round and claim.entities.round != rnd:
+        other = ctx.kb.get("round", claim.entities.round)
+        if other and other.attr("date"):
+            start = _date_range(str(other.attr("date")))
+            label, evidence = f"from the {claim.entities.round} results ({other.attr('date')})", (claim.entities.round,)
+    if start is None:
+        return None
+    lo = (end[0] - start[1]).days * 86400.0
+    hi = (end[1] - start[0]).days * 86400.0
+    if hi <= 0:
+        return None
+    return Fact((lo + hi) / 2, max(lo, 0.0), hi, tuple(evidence) + (rnd,),
+                f"time {label} to the {rnd} results ({entry.attr('date')})",
+                derivation=f"{lo / 86400:.0f}-{hi / 86400:.0f} days")
