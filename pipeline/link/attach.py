@@ -5,13 +5,22 @@ Rules, in order, for each entity type:
   2. the nearest mention in the claim's clause, else in its sentence -- leaving out the baseline of a
      comparison ("较 TPU v3 ... 2.7 倍": TPU v3 is what the ratio is measured against, not its subject);
      a mention inside a list ("ResNet-50、BERT、SSD") leaves the type empty: the claim is about all;
+     a claim inside a baseline takes the baseline's mentions, and from the rest of the sentence only
+     what subject and baseline share (linking.yaml `baseline_shares`: the benchmark compared on);
   3. carried over from the nearest earlier sentence of the paragraph that names one (its first mention:
      the topic), or from anywhere earlier in the article when the sentence points back (该系统, this
-     system);
-  4. implied: a system gives its accelerator and org, an accelerator its org;
+     system).  In an article whose paragraphs are separated by blank lines, lines joined by a single
+     line break (list items, the rows after a lead-in) are one paragraph;
+  4. implied (pipeline.link.infer): a system gives its accelerator and org, an accelerator its org, the
+     org is the round's submitter of the chip; a count of chips that only one machine of the round had
+     is a mention of that machine;
   5. the article's round (meta 'round' or 'date', a round id in the path, the latest round the text
      names) when the claim's clause names none; a date in the clause that is no round's date leaves the
-     round empty ("2015年" is not a round).
+     round empty ("2015年" is not a round).  A round written in another clause or bracketed aside that
+     holds claims of its own is theirs ("the Pod, a 1,024-chip machine ... in last year's round, and it
+     delivers 430 petaflops": the petaflops are this round's); a past date in another clause is the far
+     side of a ratio, not its time ("2015 年……如今快了近五个数量级").
+A count of one ("one of two benchmarks", 唯一一家) names its member: the metric's `ignore` does not apply.
 Family mentions ("TPU", "超级计算机") are resolved first: the one member that fits the org and round
 around them, else the nearest earlier mention of a member.
 """
@@ -23,14 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pipeline.link import frames
+from pipeline.link import frames, infer
+from pipeline.link.infer import AMBIGUOUS
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
 from pipeline.records import ENTITY_TYPES, Claim, Entities, Sentence
 
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
-AMBIGUOUS = "\x00list"  # a list of several: no single id
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 Ner = Callable[[str], list[Mention]]
 
@@ -43,9 +52,28 @@ class _Sent:
     clauses: list[frames.Span]
     regions: list[frames.Region] = field(default_factory=list)
     list_size: dict[int, int] = field(default_factory=dict)
+    asides: list[frames.Span] = field(default_factory=list)
+    claims: list[frames.Span] = field(default_factory=list)  # the spans of the sentence's claims
+    block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
         return next((r for r in self.regions if r.start <= m.start and m.end <= r.end), None)
+
+    def home(self, m: Mention | Cue | Claim) -> frames.Span | None:
+        """The innermost bracketed aside holding `m`, else its clause."""
+        inner = [a for a in self.asides if a[0] <= m.start and m.end <= a[1]]
+        return min(inner, key=lambda a: a[1] - a[0]) if inner else frames.span_of(self.clauses, m.start)
+
+    def foreign(self, m: Mention | Cue, claim: Claim) -> bool:
+        """`m` is written in another clause or aside than the claim (not one around it), one that holds
+        claims of its own."""
+        home = self.home(m)
+        if home is None or home[0] <= claim.start and claim.end <= home[1]:
+            return False
+        return self._holds_claims(home, claim)
+
+    def _holds_claims(self, span: frames.Span, claim: Claim) -> bool:
+        return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
 
     def cue_types(self, prefix: str) -> set[str]:
         return {k.split(":", 1)[1] for c in self.cues for k in c.keys if k.startswith(prefix)}
@@ -66,23 +94,76 @@ class _Article:
                 from pipeline.link.ner import merge_mentions
 
                 mentions = merge_mentions(mentions, ner(s.text), kb, s.start, s.text)
-            delims = self.rules.clause_delimiters
-            self.sents[s.index] = _Sent(s, mentions, list(a.cues), frames.clauses(s.text, s.start, delims))
+            spans = frames.clauses(s.text, s.start, self.rules.clause_delimiters, self.rules.clause_continuations)
+            self.sents[s.index] = _Sent(s, mentions, list(a.cues), spans,
+                                        asides=frames.asides(s.text, s.start, self.rules.brackets))
             self.order.append(s.index)
+        self._blocks()
         self.round = self._article_round(meta, claims)
         self._date_rounds(claims, meta)
+        for c in claims:
+            home = self.sent_of(c)
+            if home is not None and c.kind != "date":  # a date is when, not a fact that owns a clause
+                home.claims.append((c.start, c.end))
         for st in self._in_order():
             self._resolve_relative_rounds(st)
             self._resolve_generics(st)
             ratios = [c for c in claims if c.kind == "ratio" and st.s.start <= c.start < st.s.end]
+            mine = [c for c in claims if st.s.start <= c.start < st.s.end]
             st.regions = frames.baseline_regions(st.s.text, st.s.start, st.cues, st.mentions, ratios, st.clauses,
-                                                 self.rules)
+                                                 self.rules, frames.bound_spans(mine))
             named = [m for m in st.mentions if m.id and m.how != "date"]
             sizes = frames.list_sizes(st.s.text, st.s.start, named, self.rules.list_separators)
             st.list_size = {id(m): sizes[i] for i, m in enumerate(named)}
 
     def _in_order(self) -> list[_Sent]:
         return [self.sents[i] for i in self.order]
+
+    def _blocks(self) -> None:
+        """Paragraphs are lines.  When the article separates paragraphs with blank lines, lines joined by
+        a single line break (a list after its lead-in, table rows, a wrapped paragraph) are one block;
+        a one-character gap between two paragraphs is that line break."""
+        sents = self._in_order()
+        gaps = [(b.s.start - a.s.end) for a, b in zip(sents, sents[1:], strict=False) if a.s.paragraph != b.s.paragraph]
+        blank_lines = any(g > 1 for g in gaps)
+        block = 0
+        for prev, cur in zip(sents, sents[1:], strict=False):
+            item = cur.s.text.lstrip().startswith(self.rules.list_markers)
+            if cur.s.paragraph != prev.s.paragraph and (item or not (blank_lines and cur.s.start - prev.s.end == 1)):
+                block += 1
+            cur.block = block
+
+    def add_count_systems(self, claims: Sequence[Claim]) -> None:
+        """A count of chips that only one machine of the claim's round had is a mention of that machine
+        ("the 4,096-chip machine", "4096 块 TPU v3").  Not when the clause names a system or the sentence
+        names that machine; when several machines had that many (Selene is a DGX SuperPOD), the one the
+        nearest earlier sentence naming one of them names first."""
+        conf = self.rules.confidence["count"]
+        for c in sorted(claims, key=lambda c: c.start):
+            st = self.sent_of(c)
+            if st is None or c.kind != "count" or c.counted not in self.rules.count_accelerator:
+                continue
+            named = [m for m in st.mentions if m.type == "system" and m.id and m.how in SPECIFIC]
+            clause = frames.span_of(st.clauses, c.start)
+            if clause is not None and any(frames.inside(m, clause) for m in named):
+                continue
+            e = self.link(c).entities
+            cands = infer.systems_with_chips(self.kb, c.value, [r for r in (e.round or self.round,) if r],
+                                             e.accelerator, e.org)
+            if any(m.id in cands for m in named):  # the sentence names it: the name does the linking
+                continue
+            sid = cands[0] if len(cands) == 1 else self._topic_among(st, set(cands)) if cands else None
+            if sid:
+                st.mentions.append(Mention("system", sid, c.start, c.end, c.text, conf, "count"))
+                st.mentions.sort(key=lambda m: m.start)
+
+    def _topic_among(self, st: _Sent, ids: set[str]) -> str | None:
+        """The first of `ids` named in the nearest earlier sentence that names one (its topic)."""
+        for idx in reversed(self.order[:self.order.index(st.s.index)]):
+            hit = next((m.id for m in self.sents[idx].mentions if m.id in ids), None)
+            if hit:
+                return hit
+        return None
 
     # ---------------------------------------------------------------------------------- article set-up
 
@@ -182,17 +263,23 @@ class _Article:
             return replace(claim, entities=ents)
         clause = frames.span_of(st.clauses, claim.start)
         rule = frames.choose_metric(claim, st.cues, clause, self.rules)
-        ignore = set(rule.ignore if rule else ())
+        # a count of one names its member ("one of two benchmarks", 唯一一家)
+        ignore = set(rule.ignore if rule and not (claim.kind == "count" and claim.value == 1) else ())
         region = st.in_region(claim)
-        ok = [m for m in st.mentions if m.confidence >= self.rules.min_confidence]
+        # a machine named by another count of chips is not this count's ("8芯片到4096芯片": 8 is not the 4096)
+        own_count = claim.kind == "count" and claim.counted in self.rules.count_accelerator
+        ok = [m for m in st.mentions if m.confidence >= self.rules.min_confidence
+              and not (own_count and m.how == "count" and (m.start, m.end) != (claim.start, claim.end))]
         # inside a baseline, the baseline is the claim's own context; elsewhere the baseline is left out
-        pool = ([m for m in ok if frames.inside(m, (region.start, region.end))] if region is not None
-                else [m for m in ok if st.in_region(m) is None])
+        outside = [m for m in ok if st.in_region(m) is None]
+        pool = [m for m in ok if frames.inside(m, (region.start, region.end))] if region is not None else outside
         chosen: dict[str, tuple[str | None, int]] = {}
         for t in LINK_TYPES:
             if t in ignore:
                 continue
             pick = self._pick(st, pool, t, clause, claim)
+            if pick is None and region is not None and t in self.rules.baseline_shares:
+                pick = self._pick(st, outside, t, clause, claim)
             if pick is None and t in self.rules.carry_types:
                 pick = self._carry(st, t)
             if pick is not None:
@@ -200,11 +287,15 @@ class _Article:
         self._adjust(st, claim, clause, ok, chosen)
         if "round" not in ignore and "round" not in chosen:
             chosen["round"] = (self.round, 4)
-        values = self._implied(chosen)
-        values = self._remap_description(st, values, pool)
+        values = infer.implied(self.kb, chosen)
+        described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
+                        for m in pool)
+        values = infer.remap_description(self.kb, values, described)
+        values.update({t: None for t in ignore if t in values})  # nor implied by what was found
         rule = frames.refine_metric(rule, claim, values, self.rules)
         ents = Entities(**{t: values.get(t) for t in ENTITY_TYPES})
-        compared = self._compared(st, claim, values) if claim.kind == "ratio" and region is None else None
+        compared = (infer.compared(self.kb, [r for r in st.regions if r.owner == claim.start], st.mentions, st.cues,
+                                   claim, values, self.round) if claim.kind == "ratio" and region is None else None)
         return replace(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared)
 
     def _adjust(self, st: _Sent, claim: Claim, clause: frames.Span | None, ok: list[Mention],
@@ -217,7 +308,7 @@ class _Article:
         for c in st.cues:
             for k in c.keys:
                 rtype = k.split(":")[1] if k.startswith("relative:") and k.endswith(":previous") else None
-                if rtype and rtype != "round" and clause and frames.inside(c, clause):
+                if rtype and rtype != "round" and clause and frames.inside(c, clause) and not st.foreign(c, claim):
                     base = [m for m in ok if m.type == rtype and m.id and st.in_region(m) is not None]
                     if base:
                         chosen[rtype] = (min(base, key=lambda m: abs(m.start - c.start)).id, 0)
@@ -230,6 +321,13 @@ class _Article:
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim
               ) -> tuple[str | None, int] | None:
         cands = [m for m in pool if m.type == t]
+        if t in self.rules.clause_owned:
+            # a type a clause keeps to itself (the round): written where other claims are, it is theirs
+            cands = [m for m in cands if m.how == "date" or not st.foreign(m, claim)]
+        if t == "round" and claim.kind == "ratio":
+            # a past date in another clause is the far side of a ratio, not its time
+            cands = [m for m in cands
+                     if not (m.how == "date" and m.id is None and clause and not frames.inside(m, clause))]
         if not cands:
             return None
         if t == "accelerator" and claim.kind == "count" and claim.counted in self.rules.count_accelerator:
@@ -262,106 +360,21 @@ class _Article:
         return None
 
     def _carry(self, st: _Sent, t: str) -> tuple[str | None, int] | None:
-        """The type from the nearest earlier sentence of the paragraph (or of the article, when the
-        sentence points back with an anaphor)."""
+        """The type from the nearest earlier sentence of the paragraph's block (or of the article, when
+        the sentence points back with an anaphor): that sentence's first mention, the topic that a
+        following sentence continues."""
         far = t in st.cue_types("anaphor:")
         pos = self.order.index(st.s.index)
         for back, idx in enumerate(reversed(self.order[:pos])):
             prev = self.sents[idx]
-            if prev.s.paragraph != st.s.paragraph and not far:
+            if prev.block != st.block and not far:
                 return None
             cands = [m for m in prev.mentions if m.type == t and m.id and prev.in_region(m) is None
                      and m.confidence >= self.rules.min_confidence]
             if cands:
-                # the sentence's first mention: the topic that a following sentence continues
                 m = cands[0]
                 return (AMBIGUOUS if prev.list_size.get(id(m), 1) > 1 else m.id), 2 if back == 0 else 3
         return None
-
-    def _implied(self, chosen: dict[str, tuple[str | None, int]]) -> dict[str, str | None]:
-        """System -> accelerator and org, accelerator -> org, when they are nearer than what was found."""
-        got = dict(chosen)
-        rnd = got.get("round", (None, 9))[0]
-        sys_id, sys_lvl = got.get("system", (None, 9))
-        system = self.kb.get("system", sys_id)
-        acc_id, acc_lvl = got.get("accelerator", (None, 9))
-        if system is not None and acc_lvl < sys_lvl and acc_id not in (None, AMBIGUOUS) and \
-                system.attr("accelerator", rnd) not in (None, acc_id):
-            # "……DGX-1 则要约 166 分钟，A100 快了 2.4 倍": the A100 of the clause is not in the DGX-1
-            got["system"] = (None, sys_lvl)
-            system = None
-        if system is not None:
-            acc = system.attr("accelerator", rnd)
-            if acc and got.get("accelerator", (None, 9))[1] > sys_lvl:
-                got["accelerator"] = (acc, sys_lvl)
-        # a chip or system found further away than the org, and made by another org, belongs to another
-        # part of the sentence ("谷歌训练BERT只用23秒，英伟达A100打破八项纪录": 23 秒 is not the A100's)
-        org_id, org_lvl = got.get("org", (None, 9))
-        for t in ("system", "accelerator"):
-            eid, lvl = got.get(t, (None, 9))
-            entry = self.kb.get(t, eid)
-            if entry is not None and org_id and org_id != AMBIGUOUS and lvl > org_lvl and \
-                    entry.attr("org") not in (None, org_id):
-                got[t] = (None, lvl)
-        system = self.kb.get("system", got.get("system", (None, 9))[0])
-        acc_id, acc_lvl = got.get("accelerator", (None, 9))
-        sources = [(sys_lvl, system), (acc_lvl, self.kb.get("accelerator", acc_id))]
-        for lvl, entry in sorted(sources, key=lambda x: x[0]):
-            org = entry.attr("org") if entry is not None else None
-            if org and got.get("org", (None, 9))[1] > lvl:
-                got["org"] = (org, lvl)
-        return {t: (v if v != AMBIGUOUS else None) for t, (v, _) in got.items()}
-
-    def _remap_description(self, st: _Sent, values: dict[str, str | None], pool: list[Mention]
-                           ) -> dict[str, str | None]:
-        """推荐 is DLRM from v0.7 and NCF before: a task description names the round's benchmark."""
-        bid, rid = values.get("benchmark"), values.get("round")
-        entry = self.kb.get("benchmark", bid)
-        if entry is None or not rid or rid in (entry.attrs.get("rounds") or [rid]):
-            return values
-        if not any(m.type == "benchmark" and m.id == bid and m.how == "description" for m in pool):
-            return values
-        same = [e.id for e in self.kb.entries["benchmark"].values()
-                if e.attrs.get("task") == entry.attrs.get("task") and rid in (e.attrs.get("rounds") or [])]
-        # no benchmark of that task in the round: the words describe the field, not a benchmark
-        return {**values, "benchmark": same[0] if same else None}
-
-    def _compared(self, st: _Sent, claim: Claim, subject: dict[str, str | None]) -> dict[str, Any] | None:
-        """{"subject": {...}, "baseline": {...}} from the baselines that belong to this ratio."""
-        mine = [r for r in st.regions if r.owner == claim.start]
-
-        def within(m: Mention | Cue) -> bool:
-            return any(r.start <= m.start and m.end <= r.end for r in mine)
-
-        base_m = [m for m in st.mentions if m.id and within(m) and m.how != "relative"]
-        base: dict[str, str] = {}
-        for m in sorted(base_m, key=lambda m: abs(m.start - claim.start)):
-            base.setdefault(m.type, m.id or "")
-        for c in st.cues:
-            if not within(c):
-                continue
-            # 上届 / 本次 are written from the article's round, whatever the claim's round
-            if "relative:round:previous" in c.keys and self.kb.previous_round(self.round):
-                base.setdefault("round", self.kb.previous_round(self.round) or "")
-            if "relative:round:current" in c.keys and self.round:
-                base.setdefault("round", self.round)
-            if "relative:accelerator:previous" in c.keys:
-                acc = self.kb.get("accelerator", subject.get("accelerator"))
-                if acc is not None and acc.attrs.get("previous"):
-                    base.setdefault("accelerator", acc.attrs["previous"])
-        if not base:
-            return None
-        system = self.kb.get("system", base.get("system"))
-        if system is not None and system.attr("accelerator", base.get("round")):
-            base.setdefault("accelerator", system.attr("accelerator", base.get("round")))
-        for t in ("system", "accelerator"):
-            entry = self.kb.get(t, base.get(t))
-            if entry is not None and entry.attrs.get("org"):
-                base.setdefault("org", entry.attrs["org"])
-        subj = {t: subject[t] for t in base if subject.get(t)}
-        if "round" in base and "round" not in subj and self.round:
-            subj["round"] = self.round
-        return {"subject": subj, "baseline": base}
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -377,4 +390,5 @@ def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: di
     kb: a knowledge base (default: the shipped one); ner: an optional extra recognizer (see ner.py)."""
     kb = kb or load_kb()
     art = _Article(sentences, claims, dict(article_meta or {}), kb, ner)
+    art.add_count_systems(claims)
     return [art.link(c) for c in claims]

@@ -74,14 +74,24 @@ class Region:
     owner: int = -1  # start offset of the ratio claim whose baseline this is
 
 
+def bound_spans(claims: Iterable[Claim]) -> list[Span]:
+    """Where each claim's bound phrase is written ("more than" in "more than 18 hours")."""
+    out: list[Span] = []
+    for c in claims:
+        i = c.text.lower().find(c.bound_cue.lower()) if c.bound_cue else -1
+        if i >= 0 and c.bound_cue:
+            out.append((c.start + i, c.start + i + len(c.bound_cue)))
+    return out
+
+
 def baseline_regions(text: str, offset: int, cues: Sequence[Cue], mentions: Sequence[Mention],
                      ratio_claims: Sequence[Claim], clause_spans: Sequence[Span], rules: Linking,
-                     claim_spans: Sequence[Span] = ()) -> list[Region]:
+                     bounds: Sequence[Span] = ()) -> list[Region]:
     """Baselines of the comparisons in one sentence (only sentences with a ratio claim compare).  A cue
-    inside a claim's own text ("more than 18 hours") is the claim's bound, not a comparison."""
+    inside a claim's bound phrase ("more than 18 hours") is the bound, not a comparison."""
     if not ratio_claims:
         return []
-    cues = [c for c in cues if not any(a <= c.start and c.end <= b for a, b in claim_spans)]
+    cues = [c for c in cues if not any(a <= c.start and c.end <= b for a, b in bounds)]
     regions: list[Region] = []
     used_as_closer: set[int] = set()
     # 与 X 相比: opener ... one of its closers
@@ -106,6 +116,14 @@ def baseline_regions(text: str, offset: int, cues: Sequence[Cue], mentions: Sequ
                 end = claim.start
         if end > c.end:
             regions.append(Region(c.end, end, "open"))
+    # "2.7 times the speed of X", "twice the matrix-multiplication throughput of X": a cue a few words
+    # after the ratio opens the baseline, to the end of the clause
+    for claim in ratio_claims:
+        clause = span_of(clause_spans, claim.start) or (offset, offset + len(text))
+        after = next((c for c in cues if "cmp:after_ratio" in c.keys and claim.end <= c.start < clause[1]
+                      and len(text[claim.end - offset:c.start - offset].split()) <= rules.after_ratio_words), None)
+        if after is not None and clause[1] > after.end:
+            regions.append(Region(after.end, clause[1], "open", claim.start))
     # 是 X 的 N 倍: frame_open ... frame_close right before the ratio
     for claim in ratio_claims:
         close = next((c for c in cues if "cmp:frame_close" in c.keys

@@ -42,7 +42,8 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     "org": {"submitter": None},
     "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
-    "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None},
+    "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
+               "instance_of": "system"},
     "benchmark": {"task": None, "rounds": "round"},
     "framework": {"org": "org"},
     "round": {"date": None, "ordinal": None},

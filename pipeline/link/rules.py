@@ -8,6 +8,7 @@ with a key that says what they signal:
     cmp:open                    较 / than: a baseline follows
     cmp:paired_open, cmp:paired_close   与 ... 相比: the baseline lies between
     cmp:frame_open, cmp:frame_close     是 ... 的 N 倍
+    cmp:after_ratio             "2.7 times the speed of X": within a few words after a ratio, opens its baseline
     metric:<n>                  a cue word of metric rule n
     aggregate                   平均 / on average: the claim is over benchmarks
 
@@ -26,11 +27,12 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares"}
+            "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares",
+            "list_markers", "clause_owned"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
-COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close"}
+COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
 RELATIVE_WHICH = {"previous", "current"}
 LANGS = ("zh", "en")
@@ -59,6 +61,9 @@ class Linking:
     clause_continuations: tuple[str, ...]  # a clause starting with one of these continues the one before
     brackets: tuple[tuple[str, str], ...]  # (opening, closing) of an aside
     baseline_shares: tuple[str, ...]  # types a baseline shares with its subject when it names none
+    list_markers: tuple[str, ...]  # a line starting with one is a list item: its own paragraph
+    clause_owned: tuple[str, ...]  # types a clause (or aside) that makes claims keeps to itself
+    after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
     count_window: int
@@ -146,7 +151,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
             add(closers_t, "cmp:paired_close")
             paired[str(opener).lower()] = frozenset(c.lower() for c in closers_t)
     add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
-    for name in ("open", "frame_open", "frame_close"):
+    for name in ("open", "frame_open", "frame_close", "after_ratio"):
         add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
 
     metrics: list[MetricRule] = []
@@ -186,6 +191,9 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
                                                                   "clause_continuations")),
         brackets=tuple(brackets),
         baseline_shares=_types(path, data.get("baseline_shares"), "baseline_shares", kb_types),
+        list_markers=_strs(path, data.get("list_markers"), "list_markers"),
+        clause_owned=_types(path, data.get("clause_owned"), "clause_owned", kb_types),
+        after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
