@@ -60,7 +60,8 @@ def test_accelerator_ids(model: str, name: str, folder: str, expected: str):
 @pytest.mark.parametrize(
     ("cpu", "expected"),
     [
-        ("Intel(R) Xeon(R) Platinum 8380H CPU @ 2.90GHz", "xeon-platinum-8380h"),
+        # the 83xxH parts are Cooper Lake: one id for both spellings submitters used
+        ("Intel(R) Xeon(R) Platinum 8380H CPU @ 2.90GHz", "xeon-cooper-lake"),
         ("Intel(R) Xeon(R) Platinum 8180 CPU @ 2.50GHz", "xeon-platinum-8180"),
         ("Pre-released Intel® Xeon Scalable processor codenamed Cooper Lake-6", "xeon-cooper-lake"),
     ],
