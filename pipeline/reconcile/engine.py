@@ -11,7 +11,7 @@ from pipeline.link.kb import KnowledgeBase
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.resolve import ArticleContext, resolve
 from pipeline.reconcile.scope import out_of_scope
-from pipeline.reconcile.verdicts import judge
+from pipeline.reconcile.verdicts import Fact, judge
 from pipeline.records import Claim
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -112,4 +112,21 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
             official_value = float(f"{official_value:.6g}")
         out.append(replace(claim, verdict=j.verdict, official=official_value, evidence=tuple(fact.evidence),
                            explanation=j.explanation, distortion=j.distortion))
-    return out
+    return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
+
+
+def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
+    """"went from 0.85 minutes to 0.26 minutes, more than three times faster": the ratio of the two
+    official times the sentence's own figures were checked against."""
+    times = [c for c in claims if c.sentence_index == claim.sentence_index and c.kind == "duration"
+             and isinstance(c.official, (int, float)) and c.verdict == "supported"]
+    if len(times) != 2:
+        return claim
+    before, after = times
+    ratio = float(before.official) / float(after.official)
+    fact = Fact(round(ratio, 4), ratio, ratio, tuple(before.evidence) + tuple(after.evidence),
+                f"the two times of the sentence, '{before.text}' and '{after.text}'",
+                derivation=f"{float(before.official):.1f} s / {float(after.official):.1f} s = {ratio:.2f}x")
+    j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading)
+    return replace(claim, verdict=j.verdict, official=fact.value, evidence=fact.evidence, explanation=j.explanation,
+                   distortion=j.distortion)

@@ -67,11 +67,15 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if sub.get("accelerator") == base.get("accelerator") and sub.get("system") != base.get("system") and (
             _size_cue(claim, ctx)):
         return system_size_ratio(claim, ctx)
+    org = sub.get("org") or org_of(claim, ctx)
+    bench = claim.entities.benchmark
+    base_org = base.get("org") or _maker(ctx, base.get("accelerator"))
+    if bench and base_org and org and base_org != org and sub.get("round") == base.get("round"):
+        return _fastest_vs_fastest(claim, ctx, org, sub, base_org, base, bench)
     if not sub.get("accelerator") or not base.get("accelerator"):
         if claim.entities.org or claim.entities.accelerator:
             return None
         return statement_fact(claim, ctx, "speedup", ("round",))
-    org = sub.get("org") or org_of(claim, ctx)
     chips = _nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator")}) | {
         c for s in (sub, base) for c in [system_chips(ctx, s.get("system"), s.get("round"))] if c}
     rounds = [base["round"]]
@@ -87,7 +91,6 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if sp is None or sp.arithmetic_mean is None:
         return None
     per = ", ".join(f"{k} {v:.2f}x" for k, v in sp.per_benchmark)
-    bench = claim.entities.benchmark
     if bench and bench in sp.ratios:
         r = sp.ratios[bench]
         ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
@@ -100,6 +103,40 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     mean = sp.arithmetic_mean
     lo, hi = sorted((mean, sp.geometric_mean or mean))
     return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()))
+
+
+def _maker(ctx: ArticleContext, acc: str | None) -> str | None:
+    entry = ctx.kb.get("accelerator", acc) if acc else None
+    return entry.attr("org") if entry else None
+
+
+def _fastest_time(ctx: ArticleContext, org: str, acc: str | None, bench: str, rnd: str) -> tuple[float, str] | None:
+    """An org's fastest time on a benchmark in a round: its best scored result, or the time it published
+    for a result whose logs are missing, whichever is faster."""
+    best: tuple[float, str] | None = None
+    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd):
+        if r.seconds is not None and (best is None or r.seconds < best[0]):
+            best = (r.seconds, r.record_id)
+    for st in ctx.official.statements:
+        if (st.metric == "train_time" and org in st.entity_values("org") and bench in st.entity_values("benchmark")
+                and rnd in st.entity_values("round") and isinstance(st.value, (int, float))):
+            if best is None or float(st.value) < best[0]:
+                best = (float(st.value), st.source_url)
+    return best
+
+
+def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, base_org: str, base: dict,
+                        bench: str) -> Fact | None:
+    """"Google trained BERT roughly twice as fast as NVIDIA": two companies' best times, any scale."""
+    rnd = sub.get("round") or round_of(claim, ctx)
+    a = _fastest_time(ctx, org, sub.get("accelerator"), bench, rnd)
+    b = _fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd)
+    if a is None or b is None:
+        return None
+    ratio = b[0] / a[0]
+    label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s"
+    return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
+                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
 
 
 def _nearby_chips(claim: Claim, ctx: ArticleContext, accs: set) -> set[int]:
