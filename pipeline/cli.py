@@ -20,6 +20,9 @@ official_app = typer.Typer(help="Build and inspect the official MLPerf tables.",
 app.add_typer(official_app, name="official")
 export_app = typer.Typer(help="Export a run's checked claims for other tools.", no_args_is_help=True)
 app.add_typer(export_app, name="export")
+annotate_app = typer.Typer(help="Exchange claims with annotation tools (Label Studio, Prodigy, doccano).",
+                           no_args_is_help=True)
+app.add_typer(annotate_app, name="annotate")
 console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
@@ -108,6 +111,45 @@ def report(
 
     for path in report_command(run_dir, input_dir):
         out_console.print(f"Wrote {path}")
+
+
+@annotate_app.command("export")
+def annotate_export_cmd(
+    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
+    to: Annotated[Path, typer.Option("--to", help="Tasks file, or a folder for tasks and the labeling config.")],
+    fmt: Annotated[str, typer.Option("--format", help="label-studio, prodigy or doccano.")] = "label-studio",
+    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: run.json).")] = None,
+) -> None:
+    """Claims and entities as pre-annotated tasks, with values, readings and verdicts as span attributes."""
+    from pipeline.review import annotate_export
+
+    out_console.print(annotate_export(run_dir, fmt, to, input_dir))
+
+
+@annotate_app.command("import")
+def annotate_import_cmd(
+    file: Annotated[Path, typer.Argument(help="A reviewed export (Label Studio JSON, Prodigy or doccano JSONL).")],
+    to: Annotated[Path, typer.Option("--to", help="The gold folder to merge into.")] = Path("annotations"),
+    reviewer: Annotated[str | None, typer.Option(help="Reviewer name when the file gives none.")] = None,
+) -> None:
+    """Merge a review into annotations/: never overwrites another reviewer's decision (conflicts are kept)."""
+    from pipeline.review import annotate_import
+
+    out_console.print(annotate_import(file, to, reviewer=reviewer))
+
+
+@app.command()
+def review(
+    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
+    annotations: Annotated[Path, typer.Option(help="Gold folder the decisions go to.")] = Path("annotations"),
+    host: Annotated[str, typer.Option(help="Address to bind (local only by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8765,
+    reviewer: Annotated[str | None, typer.Option(help="Your name, recorded with each decision.")] = None,
+) -> None:
+    """A local page to accept, reject or correct claims one at a time (keys: a, r, c, j/k, u)."""
+    from pipeline.review import review_serve
+
+    review_serve(run_dir, annotations, host, port, reviewer)
 
 
 @export_app.command("claimreview")

@@ -101,7 +101,8 @@ def test_claimreview_export_is_json_ld(corpus: Path, tmp_path: Path):
     assert r["claimReviewed"] and r["datePublished"]
 
 
-@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build", "export claimreview", "report"])
+@pytest.mark.parametrize("command", ["run", "extract", "evaluate", "official build", "export claimreview", "report",
+                                     "annotate export", "annotate import", "review"])
 def test_every_command_has_help(command: str):
     proc = newsclaims(*command.split(), "--help")
     assert proc.returncode == 0 and "Usage" in proc.stdout

@@ -6,7 +6,13 @@ the corpus layout).  A predicted claim matches a gold claim of the same doc when
 - span P/R/F1: overlap alone;
 - claim P/R/F1: overlap and equal value, unit and bound (the issue's definition of a correct claim);
 - agreement on matched pairs for value, unit, bound, kind, counted, ratio_reading, each entity type and
-  verdict (only where the gold gives the field).
+  verdict (only where the gold gives the field);
+- the same span and claim figures per kind (`by_kind`: the gold claim's kind for matches and misses, the
+  predicted claim's for extras).
+
+Reviewers: `agreement(ann_dir)` (Cohen's kappa on verdicts and span agreement where two reviewers
+reviewed the same article) lives in pipeline.review.agreement, and `review_cases` (reviewed decisions as
+regression cases for tests/cases/<lang>/reviewed.yaml) in pipeline.review.cases; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -23,9 +29,12 @@ ENTITY_KEYS = ("org", "accelerator", "system", "benchmark", "round", "framework"
 
 
 def load_gold(ann_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    """Accepted gold claims per doc; the review log, conflicts and entity-span files are not gold."""
+    from pipeline.review.gold import is_gold_file
+
     gold: dict[str, list[dict[str, Any]]] = {}
     for path in sorted(Path(ann_dir).rglob("*.jsonl")):
-        if path.name.startswith(".") or "review" in path.parts[-2:-1]:
+        if not is_gold_file(path) or "review" in path.parts[-2:-1]:
             continue
         for row in read_jsonl(path):
             if row.get("status") == "rejected":
@@ -82,7 +91,10 @@ class Counts:
 class Report:
     span: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
     claim: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
-    fields: dict[str, dict[str, list[int]]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
+    fields: dict[str, dict[str, list[int]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(lambda: [0, 0])))
+    kind_span: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
+    kind_claim: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
     misses: list[dict[str, Any]] = field(default_factory=list)
     docs: int = 0
 
@@ -93,6 +105,15 @@ class Report:
                 p, r, f = c.prf()
                 out[name][lang] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
                                    "tp": c.tp, "fp": c.fp, "fn": c.fn}
+        out["by_kind"] = {}
+        for kind in sorted(set(self.kind_span) | set(self.kind_claim)):
+            row = {}
+            for name, table in (("span", self.kind_span), ("claim", self.kind_claim)):
+                c = table[kind]
+                p, r, f = c.prf()
+                row[name] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "tp": c.tp,
+                             "fp": c.fp, "fn": c.fn}
+            out["by_kind"][kind] = row
         for lang, fs in sorted(self.fields.items()):
             out["fields"][lang] = {k: {"accuracy": round(v[0] / v[1], 4) if v[1] else None, "n": v[1]}
                                    for k, v in sorted(fs.items())}
@@ -114,14 +135,15 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
         for i, j in pairs:
             p, g = pred[i], gl[j]
             lang = g.get("lang") or p.get("lang") or "?"
-            for key in (lang, "all"):
-                rep.span[key].tp += 1
-                ok = full_match(p, g)
+            ok = full_match(p, g)
+            for span_t, claim_t, key in ((rep.span, rep.claim, lang), (rep.span, rep.claim, "all"),
+                                         (rep.kind_span, rep.kind_claim, g.get("kind") or "?")):
+                span_t[key].tp += 1
                 if ok:
-                    rep.claim[key].tp += 1
+                    claim_t[key].tp += 1
                 else:
-                    rep.claim[key].fp += 1
-                    rep.claim[key].fn += 1
+                    claim_t[key].fp += 1
+                    claim_t[key].fn += 1
             if not full_match(p, g):
                 rep.misses.append({"type": "wrong", "doc": doc, "gold": _brief(g), "pred": _brief(p)})
             for fname in ("value", "unit", "bound", "kind", "counted", "ratio_reading", "of_total", "verdict",
@@ -142,15 +164,17 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
                         cell[1] += 1
         for i, p in enumerate(pred):
             if i not in mp:
-                for key in (p.get("lang", "?"), "all"):
-                    rep.span[key].fp += 1
-                    rep.claim[key].fp += 1
+                for span_t, claim_t, key in ((rep.span, rep.claim, p.get("lang", "?")), (rep.span, rep.claim, "all"),
+                                             (rep.kind_span, rep.kind_claim, p.get("kind") or "?")):
+                    span_t[key].fp += 1
+                    claim_t[key].fp += 1
                 rep.misses.append({"type": "extra", "doc": doc, "pred": _brief(p)})
         for j, g in enumerate(gl):
             if j not in mg:
-                for key in (g.get("lang", "?"), "all"):
-                    rep.span[key].fn += 1
-                    rep.claim[key].fn += 1
+                for span_t, claim_t, key in ((rep.span, rep.claim, g.get("lang", "?")), (rep.span, rep.claim, "all"),
+                                             (rep.kind_span, rep.kind_claim, g.get("kind") or "?")):
+                    span_t[key].fn += 1
+                    claim_t[key].fn += 1
                 rep.misses.append({"type": "missed", "doc": doc, "gold": _brief(g)})
     return rep
 
@@ -158,3 +182,16 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
 def _brief(c: dict) -> dict[str, Any]:
     return {k: c.get(k) for k in ("start", "end", "text", "kind", "value", "unit", "bound", "ratio_reading",
                                   "verdict")}
+
+
+def __getattr__(name: str) -> Any:
+    # Reviewer agreement and regression cases live in their own modules; reachable from here too.
+    if name in ("agreement", "cohen_kappa"):
+        from pipeline.review import agreement as _agreement
+
+        return getattr(_agreement, name)
+    if name == "review_cases":
+        from pipeline.review.cases import review_cases
+
+        return review_cases
+    raise AttributeError(name)
