@@ -45,3 +45,10 @@ class OfficialTableError(NewsclaimsError):
 
 class ConfigError(NewsclaimsError):
     code = "E300"
+
+
+class OutputDirError(NewsclaimsError):
+    """OUT_DIR cannot be written safely: it holds files newsclaims did not write (annotations, articles),
+    or another run is writing to it."""
+
+    code = "E400"

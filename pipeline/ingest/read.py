@@ -3,36 +3,53 @@
 The decoded text of an article is what every offset refers to.  For .txt and .md it is the file's text;
 for .html/.htm it is the main text extracted from the page (boilerplate removed), which is what a reader
 of the article sees and what reviewers annotate.
+
+Every way a file can be bad (empty, binary, a PDF renamed .txt, undecodable, unreadable, too large, a
+FIFO or device named .txt, a symlink loop) is an IngestError with a reason code and a sentence saying what
+to do; reading never raises anything else, and never reads more than max_bytes.
 """
 
 from __future__ import annotations
 
-import codecs
+import errno
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pipeline.errors import IngestError
+from pipeline.ingest.decode import declared_charset, decode_bytes, looks_binary, sniff_format
+from pipeline.ingest.html import html_to_text
 from pipeline.lang.yamlio import read_yaml
 from pipeline.records import Article
 
+__all__ = ["ARTICLE_SUFFIXES", "decode_bytes", "doc_id", "find_articles", "html_to_text", "read_article",
+           "read_meta"]
+
 ARTICLE_SUFFIXES = {".txt": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}
 META_SUFFIX = ".meta.yaml"
-# Encodings news in our two languages comes in; charset-normalizer chooses among these only, since
-# unrestricted detection on short Chinese text often lands on exotic code pages.
-CANDIDATE_ENCODINGS = ["utf_8", "gb18030", "big5", "utf_16", "cp1252", "latin_1"]
 MAX_BYTES_DEFAULT = 50 * 1024 * 1024
+MAX_META_BYTES = 1 << 20  # a sidecar is a few lines of YAML; anything bigger is not one
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-8, UTF-16/32 LE, BE
 
 
-def find_articles(root: Path) -> Iterator[Path]:
+def find_articles(root: Path, exclude: Iterable[Path] = (), walk_errors: list[OSError] | None = None) -> Iterator[Path]:
     """Article files under `root`, recursively, in a stable order.  Directory symlinks are not followed
-    (no loops); file symlinks are read if they point at a file."""
+    (no loops); file symlinks are listed (reading one that loops is an "unreadable" error).  Folders in
+    `exclude` (the output folder, when it lies inside the input) are skipped; folders that cannot be
+    listed are appended to `walk_errors` instead of being skipped silently."""
     root = Path(root)
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames.sort()
+    skip = {os.path.realpath(p) for p in exclude}
+
+    def onerror(exc: OSError) -> None:
+        if walk_errors is not None:
+            walk_errors.append(exc)
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
+        dirnames[:] = sorted(d for d in dirnames if os.path.realpath(os.path.join(dirpath, d)) not in skip)
         for name in sorted(filenames):
             if name.endswith(META_SUFFIX):
                 continue
@@ -40,140 +57,82 @@ def find_articles(root: Path) -> Iterator[Path]:
                 yield Path(dirpath) / name
 
 
+def printable(name: str) -> str:
+    """A file name as text that can be written as UTF-8: bytes that are not UTF-8 (kept by Python as
+    lone surrogates) are shown as \\xNN, so one odd name cannot make the outputs unwritable."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
 def doc_id(path: Path, root: Path) -> str:
     root = Path(root)
     if root.is_file():
-        return path.name
-    return Path(os.path.relpath(path, root)).as_posix()
-
-
-def _looks_binary(data: bytes) -> bool:
-    sample = data[:8192]
-    if b"\x00" in sample:
-        # UTF-16 text has NULs in every other byte; binary has them scattered.
-        even = sample[0::2].count(0)
-        odd = sample[1::2].count(0)
-        half = max(1, len(sample) // 2)
-        if max(even, odd) / half > 0.3 and min(even, odd) / half < 0.05:
-            return False
-        return True
-    controls = sum(1 for b in sample if b < 9 or 13 < b < 32)
-    return controls / max(1, len(sample)) > 0.1
-
-
-def decode_bytes(data: bytes, doc: str = "") -> tuple[str, str]:
-    """Decode article bytes; returns (text, encoding).  Raises IngestError when no encoding fits."""
-    for bom, enc in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                     (codecs.BOM_UTF16_BE, "utf-16")):
-        if data.startswith(bom):
-            try:
-                return data.decode(enc), enc
-            except UnicodeDecodeError as exc:
-                raise IngestError(doc, "decode", f"starts with a {enc} byte-order mark but does not decode "
-                                  f"as {enc} ({exc.reason} at byte {exc.start}); re-save it as UTF-8") from exc
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    sample = data[:4096]
-    if sample and b"\x00" in sample:
-        even, odd = sample[0::2].count(0), sample[1::2].count(0)
-        enc = "utf-16-le" if odd > even else "utf-16-be"
-        try:
-            return data.decode(enc), enc
-        except UnicodeDecodeError:
-            pass
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data, cp_isolation=CANDIDATE_ENCODINGS).best()
-    if best is None or best.encoding is None:
-        raise IngestError(doc, "decode", "no text encoding fits (tried UTF-8, UTF-16, GB18030, Big5, "
-                          "Windows-1252); re-save the file as UTF-8")
-    enc = best.encoding
-    return data.decode(enc, errors="strict"), enc
-
-
-def html_to_text(html: str) -> str:
-    """Main text of a page, boilerplate (navigation, footers, ads) removed.  Falls back to all visible
-    text when the extractor finds no main content (short pages)."""
-    text = None
-    try:
-        import trafilatura
-
-        text = trafilatura.extract(html, include_comments=False, include_tables=True, favor_precision=False,
-                                   deduplicate=False)
-    except Exception:  # noqa: BLE001 - a parser crash on hostile HTML must not lose the article
-        text = None
-    if text and text.strip():
-        return text
-    return _visible_text(html)
-
-
-def _visible_text(html: str) -> str:
-    from html.parser import HTMLParser
-
-    class _Text(HTMLParser):
-        skip = {"script", "style", "noscript", "template", "head"}
-        blocks = {"p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "section", "article"}
-
-        def __init__(self) -> None:
-            super().__init__(convert_charrefs=True)
-            self.parts: list[str] = []
-            self.depth = 0
-
-        def handle_starttag(self, tag: str, attrs: list) -> None:
-            if tag in self.skip:
-                self.depth += 1
-            elif tag in self.blocks:
-                self.parts.append("\n")
-
-        def handle_endtag(self, tag: str) -> None:
-            if tag in self.skip and self.depth:
-                self.depth -= 1
-            elif tag in self.blocks:
-                self.parts.append("\n")
-
-        def handle_data(self, data: str) -> None:
-            if not self.depth:
-                self.parts.append(data)
-
-    parser = _Text()
-    parser.feed(html)
-    parser.close()
-    lines = [" ".join(line.split()) for line in "".join(parser.parts).splitlines()]
-    return "\n".join(line for line in lines if line)
+        return printable(path.name)
+    return printable(Path(os.path.relpath(path, root)).as_posix())
 
 
 def read_meta(path: Path) -> dict:
     meta_path = path.with_name(path.name + META_SUFFIX)
-    if not meta_path.exists():
+    try:
+        st = meta_path.stat()
+    except OSError:
         return {}
+    # Like articles, only a regular file of sane size is read: a FIFO sidecar must not block the run.
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_META_BYTES:
+        raise ValueError(f"{meta_path.name}: not a regular file under {MAX_META_BYTES} bytes; ignored")
     data = read_yaml(meta_path)
     return data if isinstance(data, dict) else {}
+
+
+def _read_bytes(path: Path, doc: str, max_bytes: int) -> bytes:
+    """The file's bytes, at most max_bytes: size is checked before reading and again while reading (a
+    file may grow, and /proc-like files report size 0).  Only regular files are read: a FIFO would block
+    forever and /dev/zero would never end."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise IngestError(doc, "unreadable", "the file is a symbolic link that loops; remove the link") from exc
+        raise IngestError(doc, "unreadable", f"cannot open the file ({exc.strerror}); check it exists "
+                          "and that symbolic links point somewhere") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise IngestError(doc, "unreadable", "not a regular file (a device, pipe or socket); only files "
+                          "are read: copy the article into a file")
+    if st.st_size > max_bytes:
+        raise IngestError(doc, "too_large", f"{st.st_size} bytes is over the {max_bytes}-byte limit "
+                          "(setting max_bytes); split the file or raise max_bytes")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise IngestError(doc, "unreadable", f"cannot read the file ({exc.strerror}); check its "
+                          "permissions") from exc
+    if len(data) > max_bytes:
+        raise IngestError(doc, "too_large", f"over the {max_bytes}-byte limit (setting max_bytes) while "
+                          "reading; split the file or raise max_bytes")
+    return data
 
 
 def read_article(path: Path, root: Path, max_bytes: int = MAX_BYTES_DEFAULT) -> Article:
     """Read and decode one article file.  Every failure is an IngestError with a reason code and a
     sentence saying what to do."""
+    path = Path(path)
     doc = doc_id(path, root)
     fmt = ARTICLE_SUFFIXES.get(path.suffix.lower(), "txt")
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise IngestError(doc, "unreadable", f"cannot stat the file ({exc.strerror}); check it exists") from exc
-    if size > max_bytes:
-        raise IngestError(doc, "too_large", f"{size} bytes is over the {max_bytes}-byte limit; split the "
-                          "file or raise --max-bytes")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise IngestError(doc, "unreadable", f"cannot read the file ({exc.strerror}); check its permissions") from exc
+    data = _read_bytes(path, doc, max_bytes)
     if not data.strip():
-        raise IngestError(doc, "empty", "the file is empty; nothing to check")
-    if _looks_binary(data):
-        raise IngestError(doc, "binary", "the file is binary, not text; remove it or export the article as "
-                          ".txt/.html")
-    text, encoding = decode_bytes(data, doc)
+        raise IngestError(doc, "empty", "the file is empty (or only blank space); nothing to check")
+    what = sniff_format(data)
+    if what is not None:
+        raise IngestError(doc, "binary", f"the file is {what}, not a text article (whatever its name "
+                          "says); export the article's text as .txt, .md or .html")
+    if not data.startswith(_BOMS) and looks_binary(data):
+        raise IngestError(doc, "binary", "the file is binary, not text; remove it or export the article "
+                          "as .txt/.html")
+    text, encoding = decode_bytes(data, doc, declared_charset(data) if fmt == "html" else None)
     if fmt == "html":
         text = html_to_text(text)
     if not text.strip():

@@ -17,6 +17,7 @@ import pandas as pd
 from pipeline.errors import OfficialTableError
 from pipeline.official.answers import CountUnder, Leads, OfficialResult, Speedup, SystemSize
 from pipeline.official.statements import Statement, load_statements
+from pipeline.official.validate import read_table
 
 # Shipped with the repository, next to the package (corpora/official).
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
@@ -107,13 +108,7 @@ class OfficialResults:
             files = [path]
         else:
             raise OfficialTableError(f"{path}: no such official table or folder")
-        frames = []
-        for f in files:
-            df = pd.read_csv(f)
-            missing = [c for c in REQUIRED if c not in df.columns]
-            if missing:
-                raise OfficialTableError(f"{f}: not an official table, missing columns {missing}")
-            frames.append(df)
+        frames = [read_table(f, REQUIRED) for f in files]  # strict: file, line and column on any error
         table = pd.concat(frames, ignore_index=True)
         dupes = table["record_id"][table["record_id"].duplicated()]
         if len(dupes):

@@ -40,17 +40,40 @@ class Statement:
         return (self.source_url,)
 
 
-def _entities(raw: str, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _entities(raw: str, where: str, known: dict[str, frozenset[str]] | None = None
+              ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     out = []
     for part in filter(None, (p.strip() for p in raw.split(";"))):
         key, sep, values = part.partition("=")
         if not sep or key not in ENTITY_TYPES:
             raise OfficialTableError(f"{where}: entity {part!r} must be key=value with key in {ENTITY_TYPES}")
-        out.append((key, tuple(v.strip() for v in values.split(",") if v.strip())))
+        ids = tuple(v.strip() for v in values.split(",") if v.strip())
+        # A round or benchmark the knowledge base does not know would never match a claim.
+        unknown = [v for v in ids if known and known.get(key) and v not in known[key]]
+        if unknown:
+            raise OfficialTableError(f"{where}: unknown {key} id {unknown[0]!r} (known: "
+                                     f"{', '.join(sorted(known[key])[:6])}, ...)")  # type: ignore[index]
+        out.append((key, ids))
     return tuple(out)
 
 
 def load_statements(path: Path) -> list[Statement]:
+    """Statements of a CSV file; any problem (not UTF-8, malformed CSV, a bad row) is an
+    OfficialTableError naming the file and line."""
+    try:
+        return _load_statements(Path(path))
+    except UnicodeDecodeError as exc:
+        raise OfficialTableError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    except csv.Error as exc:
+        raise OfficialTableError(f"{path}: malformed CSV ({exc})") from exc
+    except OSError as exc:
+        raise OfficialTableError(f"{path}: cannot read the statements ({exc.strerror})") from exc
+
+
+def _load_statements(path: Path) -> list[Statement]:
+    from pipeline.official.validate import known_ids
+
+    known = known_ids()
     with Path(path).open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         if tuple(reader.fieldnames or ()) != COLUMNS:
@@ -59,6 +82,9 @@ def load_statements(path: Path) -> list[Statement]:
         seen: set[str] = set()
         for row in reader:
             where = f"{path}, line {reader.line_num}"
+            if None in row or None in row.values():
+                raise OfficialTableError(f"{where}: {len(COLUMNS)} fields expected; a comma inside a value "
+                                         "must be quoted")
             sid = row["id"].strip()
             if not sid or sid in seen:
                 raise OfficialTableError(f"{where}: id {sid!r} empty or given twice")
@@ -90,7 +116,7 @@ def load_statements(path: Path) -> list[Statement]:
                     row["metric"].strip(),
                     value,
                     unit,
-                    _entities(row["entities"], where),
+                    _entities(row["entities"], where, known),
                     row["text"].strip(),
                     url,
                     date,

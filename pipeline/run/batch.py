@@ -1,32 +1,45 @@
 """Batch runs over an article folder: resumable, atomic, one bad article never stops the rest.
 
-Each article's result is written to OUT_DIR/.parts/<key>.json as soon as it is done (atomically), with
-the article's content hash and the pipeline version.  A rerun reuses a part whose hash and version still
-match, so an interrupted run (even kill -9) resumes where it stopped.  The merged outputs (claims.jsonl,
-claims.csv, errors.jsonl) are rebuilt from the parts at the end, each written atomically.
+Each article runs in a worker process with a time limit (settings.article_timeout), so an article that
+hangs or crashes its process is listed in errors.jsonl ("timeout", "crashed") and the batch goes on.
+Its result is written to OUT_DIR/.parts/<key>.json as soon as it is done (atomically), with the file's
+content hash and the run fingerprint (code, language data, settings, official tables).  A rerun reuses a
+part whose hash and fingerprint still match, so an interrupted run (even kill -9) resumes where it
+stopped, and no claim is lost or written twice: the merged outputs (claims.jsonl, claims.csv,
+errors.jsonl, conflicts.jsonl) are rebuilt from exactly one part per article, each written atomically.
+
+A run writes only inside OUT_DIR, holds a lock on it, and refuses an OUT_DIR that holds files it did not
+write (an annotations folder given as --out is never written into).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import math
+import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.fileio import atomic_write_jsonl, atomic_write_text
-from pipeline.ingest.read import doc_id, find_articles
-from pipeline.records import ArticleError, ArticleResult, Claim
+from pipeline.fileio import atomic_write_files, atomic_write_text, jsonl_bytes, locked_dir, remove_stale_temps
+from pipeline.ingest.read import doc_id, find_articles, printable
 from pipeline.reconcile import find_conflicts
-from pipeline.run.process import get_pipeline, pipeline_version, process_path
+from pipeline.records import ArticleError, ArticleResult, Claim
+from pipeline.run import outdir
+from pipeline.run.pool import run_jobs, uses_fork
+from pipeline.run.process import get_pipeline, process_path, run_fingerprint, warm_up
 from pipeline.settings import Settings
 
-PARTS = ".parts"
+PARTS = outdir.PARTS
 CSV_COLUMNS = ["id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
                "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entity_org",
                "entity_accelerator", "entity_system", "entity_benchmark", "entity_round", "entity_framework",
                "metric", "compared_to", "verdict", "official", "evidence", "explanation", "distortion"]
+# Failures that say nothing lasting about the article (the machine was busy, memory ran out): they are
+# reported but not stored as parts, so the next run tries the article again.
+TRANSIENT = ("timeout", "crashed")
 
 
 @dataclass
@@ -37,6 +50,7 @@ class BatchSummary:
     errors: int = 0
     claims: int = 0
     succeeded: int = 0
+    timeouts: int = 0
     out_dir: str = ""
     error_docs: list[str] = field(default_factory=list)
 
@@ -50,8 +64,14 @@ def _part_path(out: Path, doc: str) -> Path:
 
 
 def _file_digest(path: Path) -> str:
+    """Content hash of a regular file; "" (never matches a part) for anything else or on error, so a
+    FIFO is never opened here (it would block) and an unreadable file is always retried."""
+    import stat
+
     h = hashlib.sha256()
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return ""
         with open(path, "rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 h.update(block)
@@ -64,8 +84,9 @@ def _load_part(path: Path, digest: str, version: str) -> dict | None:
     try:
         part = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    if part.get("file_sha256") != digest or part.get("version") != version or not digest:
+        return None  # missing, or damaged by a crash outside our atomic writes: redo the article
+    if not isinstance(part, dict) or part.get("file_sha256") != digest or part.get("version") != version \
+            or not digest:
         return None
     return part
 
@@ -86,24 +107,49 @@ def _work(args: tuple[str, str, Settings]) -> ArticleResult:
     return process_path(Path(path), Path(root), settings)
 
 
+def _failure_result(doc: str, failure: str, detail: str, path: Path, settings: Settings) -> ArticleResult:
+    try:
+        size = f"{path.stat().st_size} bytes"
+    except OSError:
+        size = "size unknown"
+    if failure == "timeout":
+        text = (f"stopped after {detail} s (setting article_timeout), {size}; the article is too long or "
+                "hits a slow path: split it, or raise article_timeout in [tool.newsclaims]")
+    else:
+        text = f"{detail} while processing it ({size}); other articles were not affected: please report it"
+    return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, failure, text))
+
+
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
               progress: Callable[[int, int, str], None] | None = None,
               postprocess: Callable[[list[Claim]], list[Claim]] | None = None) -> BatchSummary:
     """Process every article under input_dir into out_dir.  `postprocess` sees all claims of the
-    corpus at the end (cross-article steps such as conflicts)."""
+    corpus at the end (cross-article steps such as conflicts).  Raises OfficialTableError (a broken
+    official table) and OutputDirError (an OUT_DIR it must not write into) before writing anything."""
     settings = settings or Settings()
     input_dir, out_dir = Path(input_dir), Path(out_dir)
+    # Everything that can refuse the run does so before the first byte is written.
+    get_pipeline(settings).official  # noqa: B018 - a broken official table stops the run here
+    version = run_fingerprint(settings)
+    outdir.check(out_dir, input_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / PARTS).mkdir(exist_ok=True)
-    version = pipeline_version()
-    # Load the official tables up front: a broken table must stop the run before any verdict.
-    get_pipeline(settings).official  # noqa: B018
-    paths = list(find_articles(input_dir))
+    with locked_dir(out_dir):
+        remove_stale_temps(out_dir)
+        (out_dir / PARTS).mkdir(exist_ok=True)
+        remove_stale_temps(out_dir / PARTS)
+        return _run_locked(input_dir, out_dir, settings, workers, progress, postprocess, version)
+
+
+def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int,
+                progress: Callable[[int, int, str], None] | None,
+                postprocess: Callable[[list[Claim]], list[Claim]] | None, version: str) -> BatchSummary:
+    walk_errors: list[OSError] = []
+    paths = list(find_articles(input_dir, exclude=[out_dir], walk_errors=walk_errors))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
+    docs = [doc_id(p, input_dir) for p in paths]
     parts: dict[str, dict] = {}
     todo: list[tuple[Path, str, str]] = []
-    for path in paths:
-        doc = doc_id(path, input_dir)
+    for path, doc in zip(paths, docs, strict=True):
         digest = _file_digest(path)
         part = _load_part(_part_path(out_dir, doc), digest, version)
         if part is not None:
@@ -115,30 +161,74 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
     if progress:
         progress(done, len(paths), "")
 
-    def _record(result: ArticleResult, doc: str, digest: str) -> None:
+    def record(result: ArticleResult, doc: str, digest: str) -> None:
         nonlocal done
         part = _result_to_part(result, digest, version)
-        atomic_write_text(_part_path(out_dir, doc), json.dumps(part, ensure_ascii=False))
+        if not (result.error and result.error.error in TRANSIENT):
+            atomic_write_text(_part_path(out_dir, doc), json.dumps(part, ensure_ascii=False))
         parts[doc] = part
         done += 1
         if progress:
             progress(done, len(paths), doc)
 
-    jobs = [(str(p), str(input_dir), settings) for p, _, _ in todo]
-    if workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for (_, doc, digest), result in zip(todo, pool.map(_work, jobs, chunksize=4), strict=True):
-                _record(result, doc, digest)
-    else:
-        for (_, doc, digest), job in zip(todo, jobs, strict=True):
-            _record(_work(job), doc, digest)
+    if todo:
+        _dispatch(todo, input_dir, settings, workers, record, summary)
     summary.processed = len(todo)
-    write_outputs(out_dir, [parts[doc_id(p, input_dir)] for p in paths], summary, postprocess)
+    extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
+              "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
+                        "permissions"} for exc in walk_errors]
+    write_outputs(out_dir, [parts[d] for d in docs], summary, postprocess, extra_errors=extra)
+    _prune_parts(out_dir, {_part_path(out_dir, d).name for d in docs})
     return summary
 
 
+def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Settings, workers: int,
+              record: Callable[[ArticleResult, str, str], None], summary: BatchSummary) -> None:
+    """Run the articles to do, each in a worker with the time limit; article_timeout <= 0 runs them in
+    this process without a limit (for debugging and profiling)."""
+    jobs = [(str(p), str(input_dir), settings) for p, _, _ in todo]
+    if settings.article_timeout <= 0:
+        for (_, doc, digest), job in zip(todo, jobs, strict=True):
+            record(_work(job), doc, digest)
+        return
+    warm = None
+    if uses_fork():
+        warm_up(settings)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
+    else:
+        warm = functools.partial(warm_up, settings)
+    timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
+    for outcome in run_jobs(jobs, _work, max(1, workers), timeout, warm=warm):
+        path, doc, digest = todo[outcome.index]
+        if outcome.failure is None:
+            record(outcome.result, doc, digest)
+            continue
+        if outcome.failure == "timeout":
+            summary.timeouts += 1
+        record(_failure_result(doc, outcome.failure, outcome.detail, path, settings), doc, digest)
+
+
+def _rel(name: str | os.PathLike | None, root: Path) -> str:
+    if name is None:
+        return "."
+    try:
+        return Path(os.path.relpath(name, root)).as_posix()
+    except ValueError:
+        return str(name)
+
+
+def _prune_parts(out_dir: Path, keep: set[str]) -> None:
+    """Parts of articles no longer in the input are dropped, so .parts does not grow without end."""
+    for path in (out_dir / PARTS).glob("*.json"):
+        if path.name not in keep:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
 def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
-                  postprocess: Callable[[list[Claim]], list[Claim]] | None = None) -> None:
+                  postprocess: Callable[[list[Claim]], list[Claim]] | None = None,
+                  extra_errors: Iterable[dict] = ()) -> None:
     claims: list[Claim] = []
     errors: list[dict] = []
     for part in parts:
@@ -148,18 +238,26 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
         else:
             summary.succeeded += 1
         claims.extend(Claim.from_contract(c) for c in part.get("claims") or [])
+    errors.extend(extra_errors)
     if postprocess is not None:
         claims = postprocess(claims)
     summary.errors = len(errors)
     summary.claims = len(claims)
     rows = [c.to_contract() for c in claims]
-    atomic_write_jsonl(out_dir / "claims.jsonl", rows)
-    atomic_write_jsonl(out_dir / "errors.jsonl", errors)
-    atomic_write_jsonl(out_dir / "conflicts.jsonl", find_conflicts(claims))
-    write_claims_csv(out_dir / "claims.csv", rows)
+    # All four are staged first and renamed together: a crash leaves the previous set, not a mix.
+    atomic_write_files({
+        out_dir / "claims.jsonl": jsonl_bytes(rows),
+        out_dir / "errors.jsonl": jsonl_bytes(errors),
+        out_dir / "conflicts.jsonl": jsonl_bytes(find_conflicts(claims)),
+        out_dir / "claims.csv": claims_csv(rows).encode("utf-8"),
+    })
 
 
 def write_claims_csv(path: Path, rows: list[dict]) -> None:
+    atomic_write_text(path, claims_csv(rows))
+
+
+def claims_csv(rows: list[dict]) -> str:
     import pandas as pd
 
     flat = []
@@ -171,7 +269,7 @@ def write_claims_csv(path: Path, rows: list[dict]) -> None:
         f["compared_to"] = json.dumps(r["compared_to"], ensure_ascii=False) if r.get("compared_to") else ""
         flat.append(f)
     df = pd.DataFrame(flat, columns=CSV_COLUMNS)
-    atomic_write_text(path, df.to_csv(index=False))
+    return df.to_csv(index=False)
 
 
 def error_rows(errors: Iterable[ArticleError]) -> list[dict]:

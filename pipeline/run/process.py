@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -13,7 +13,7 @@ from pipeline.extract.claims import extract_claims
 from pipeline.ingest.read import read_article
 from pipeline.lang.loader import LANG_DIR
 from pipeline.link import link_claims, load_kb
-from pipeline.official.query import OfficialResults
+from pipeline.official.query import DEFAULT_DIR, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
 from pipeline.records import Article, ArticleError, ArticleResult, Claim
 from pipeline.segment.sentences import Segmented, segment
@@ -22,15 +22,50 @@ from pipeline.settings import Settings
 __version__ = "0.1.0"
 
 
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+# Parts of the package that cannot change what an article yields: editing them keeps earlier parts valid.
+_NOT_PER_ARTICLE = ("report/", "review/", "cli.py", "fileio.py", "run/batch.py", "run/pool.py", "run/outdir.py",
+                    "run/dask_engine.py")
+
+
 @lru_cache(maxsize=1)
 def pipeline_version() -> str:
-    """Code version plus a hash of the language data: a lexicon change makes earlier outputs stale."""
+    """Code version plus a hash of the code and language data that process an article: a changed
+    extractor or lexicon makes earlier per-article results stale, so a rerun redoes them."""
     h = hashlib.sha1(__version__.encode())
-    for path in sorted(LANG_DIR.rglob("*")):
-        if path.is_file() and path.suffix in {".yaml", ".txt", ".jsonl"}:
-            h.update(path.relative_to(LANG_DIR).as_posix().encode())
-            h.update(path.read_bytes())
+    roots = [(PACKAGE_DIR, {".py", ".yaml", ".txt", ".jsonl", ".csv"})]
+    if not LANG_DIR.resolve().is_relative_to(PACKAGE_DIR):
+        roots.append((LANG_DIR.resolve(), {".yaml", ".txt", ".jsonl"}))
+    for root, suffixes in roots:
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            if path.suffix in suffixes and path.is_file() and "__pycache__" not in rel \
+                    and not rel.startswith(_NOT_PER_ARTICLE):
+                h.update(rel.encode())
+                h.update(path.read_bytes())
     return f"{__version__}+{h.hexdigest()[:10]}"
+
+
+def run_fingerprint(settings: Settings) -> str:
+    """What a stored per-article result depends on besides the article: the pipeline version, the
+    settings that change results, and the content of the official tables and statements (a part checked
+    against another table must not be reused)."""
+    h = hashlib.sha1(pipeline_version().encode())
+    h.update(repr(replace(settings, article_timeout=0.0)).encode())
+    official = get_pipeline(settings).official
+    h.update(repr(official.results).encode())
+    h.update(repr(official.statements).encode())
+    return f"{pipeline_version()}/{h.hexdigest()[:12]}"
+
+
+# Warm-up text: one Chinese and one English sentence with numbers, so that every lazily built part of
+# the pipeline (spaCy pipelines, jieba dictionary, recognizers) is loaded before a worker takes work.
+_WARM_TEXT = "谷歌的 4096 块 TPU 将训练时间缩短到了 23 秒。Google trained BERT in 23 seconds on 4,096 chips."
+
+
+def warm_up(settings: Settings) -> None:
+    """Load everything an article needs, so that the first article's time limit is not spent loading."""
+    get_pipeline(settings).process(Article(doc="<warm-up>", text=_WARM_TEXT))
 
 
 @dataclass
@@ -60,9 +95,30 @@ class Pipeline:
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang)
 
 
-@lru_cache(maxsize=4)
 def get_pipeline(settings: Settings) -> Pipeline:
+    """The Pipeline for these settings, built once per process, and again when an official table file
+    changed since (a long-lived process must not check against figures that were since corrected)."""
+    return _pipeline(settings, _official_signature(settings))
+
+
+@lru_cache(maxsize=4)
+def _pipeline(settings: Settings, signature: tuple) -> Pipeline:
     return Pipeline(settings)
+
+
+def _official_signature(settings: Settings) -> tuple:
+    """(file, mtime, size) of the official tables and statements these settings read."""
+    path = Path(settings.official) if settings.official else DEFAULT_DIR
+    folder = path if path.is_dir() else path.parent
+    files = sorted(path.glob(TABLE_GLOB)) if path.is_dir() else [path]
+    out = []
+    for f in [*files, folder / "statements.csv"]:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        out.append((str(f), st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
 def process_path(path: Path, root: Path, settings: Settings) -> ArticleResult:

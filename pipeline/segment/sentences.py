@@ -10,6 +10,7 @@ language tag, so an English quote inside a Chinese article is tagged "en".
 from __future__ import annotations
 
 import logging
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -93,36 +94,65 @@ def _clean_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# A "sentence" longer than this is not prose (a table flattened into a line, a 100 MB single line): it is
+# cut into pieces, so that every claim's `sentence` stays small and no stage works on an unbounded string.
+MAX_SENTENCE_CHARS = 2_000
+
+
+def _good_cut(text: str, j: int) -> bool:
+    """A piece may end before text[j]: after a space, or after punctuation that is not inside a number."""
+    prev = text[j - 1]
+    if prev.isspace():
+        return True
+    if unicodedata.category(prev).startswith("P"):
+        return not (j >= 2 and text[j - 2].isdigit() and j < len(text) and text[j].isdigit())
+    return False
+
+
+def _pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
+    """[start, end) as pieces of at most `limit` characters, cut at a space or punctuation in the second
+    half of each piece where there is one (else exactly at the limit)."""
+    out = []
+    while end - start > limit:
+        cut = start + limit
+        j = cut
+        while j > start + limit // 2 and not _good_cut(text, j):
+            j -= 1
+        if j > start + limit // 2:
+            cut = j
+        out.append((start, cut))
+        start = cut
+    out.append((start, end))
+    return out
+
+
 def segment(article: Article, max_paragraph_chars: int = 100_000) -> Segmented:
     analysis, traditional = analysis_text(article.text)
-    paras = _paragraphs(analysis)
+    # A paragraph past max_paragraph_chars (a 100 MB single line) goes to spaCy in pieces of that size,
+    # so time and memory grow linearly with the text.
+    chunks = [(s2, e2, i) for i, (s, e) in enumerate(_paragraphs(analysis))
+              for s2, e2 in _pieces(analysis, s, e, max_paragraph_chars)]
     by_lang: dict[str, list[int]] = {"zh": [], "en": []}
-    for i, (s, e) in enumerate(paras):
-        by_lang["zh" if _cjk_share(analysis[s:e]) >= 0.3 else "en"].append(i)
+    for k, (s, e, _) in enumerate(chunks):
+        by_lang["zh" if _cjk_share(analysis[s:e]) >= 0.3 else "en"].append(k)
     found: list[tuple[int, int, int]] = []  # (start, end, paragraph)
     bounds: set[int] = set()
     for code, idxs in by_lang.items():
         if not idxs:
             continue
         nlp = get_nlp(code)
-        texts = []
-        for i in idxs:
-            s, e = paras[i]
-            texts.append(analysis[s:min(e, s + max_paragraph_chars)])
-        for i, doc in zip(idxs, nlp.pipe(texts, batch_size=64), strict=True):
-            base = paras[i][0]
+        texts = [analysis[chunks[k][0]:chunks[k][1]] for k in idxs]
+        for k, doc in zip(idxs, nlp.pipe(texts, batch_size=64), strict=True):
+            base, _, para = chunks[k]
             if code == "zh":
                 for tok in doc:
                     bounds.add(base + tok.idx)
                     bounds.add(base + tok.idx + len(tok.text))
             for sent in doc.sents:
-                s, e = _clean_span(analysis, base + sent.start_char, base + sent.end_char)
-                if e > s:
-                    found.append((s, e, i))
-            # A paragraph past the limit (a 100 MB single line) is not sentence-split beyond it:
-            # its rest is kept as one span so offsets stay whole, but not run through spaCy.
-            if paras[i][1] - base > max_paragraph_chars:
-                found.append((base + max_paragraph_chars, paras[i][1], i))
+                for ps, pe in _pieces(analysis, base + sent.start_char, base + sent.end_char, MAX_SENTENCE_CHARS):
+                    s, e = _clean_span(analysis, ps, pe)
+                    if e > s:
+                        found.append((s, e, para))
     found.sort()
     sentences = tuple(
         Sentence(doc=article.doc, index=n, start=s, end=e, text=article.text[s:e],

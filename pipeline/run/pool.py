@@ -1,0 +1,221 @@
+"""Worker processes with a per-job time limit: no article can hang a run or take it down.
+
+concurrent.futures cannot stop one stuck task (a ProcessPoolExecutor only shuts down as a whole), so this
+is a small pool of our own: each worker handles one job at a time over a pipe; a job past its deadline
+has its worker killed (SIGKILL: a stuck regular expression or C extension ignores gentler signals) and
+replaced; a worker that dies (out of memory, a crash in C code) costs only its current job.
+
+Workers are forked where the platform allows, after the parent has loaded the pipeline, so a new worker
+(including a replacement after a kill) starts in milliseconds instead of re-importing spaCy; elsewhere
+they are spawned and warm up themselves before taking work.  The time limit starts when a ready worker
+receives the job, so warm-up never counts against an article.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+# A worker that keeps dying before it is ready (a broken installation) must not be respawned forever.
+MAX_FAILED_STARTS = 3
+# Loading the pipeline takes seconds; a worker not ready after this long is stuck, not slow.
+STARTUP_TIMEOUT = 600.0
+
+
+@dataclass
+class Outcome:
+    """What became of one job: its result, or why there is none ("timeout" or "crashed")."""
+
+    index: int
+    result: Any = None
+    failure: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class _Worker:
+    proc: Any  # multiprocessing.Process of the context in use
+    conn: Connection
+    ready: bool = False
+    job: int | None = None
+    deadline: float = 0.0  # of the current job, or of the start-up while not ready
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this worker when the parent dies (even by kill -9), so a stuck worker
+    never outlives an interrupted run.  Elsewhere the closed pipe ends idle workers."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker_main(conn: Connection, parent: int, fn: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if warm is not None:
+        warm()
+    conn.send(("ready", None, None))
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        index, job = msg
+        try:
+            conn.send(("done", index, fn(job)))
+        except Exception as exc:  # noqa: BLE001 - fn should not raise, but a lost job is worse than a report
+            conn.send(("error", index, f"{type(exc).__name__}: {exc}"))
+
+
+def _context() -> Any:  # a multiprocessing context (its typing lacks Process)
+    # fork only on Linux: macOS system libraries are not fork-safe (Python itself defaults to spawn there).
+    # If a torch-based stage (the optional NER) ever runs in the parent before forking, prefer spawn too:
+    # torch's thread pool does not survive fork.
+    return mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def uses_fork() -> bool:
+    return _context().get_start_method() == "fork"
+
+
+def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeout: float,
+             warm: Callable[[], None] | None = None) -> Iterator[Outcome]:
+    """Run fn(job) for every job in `workers` processes, yielding an Outcome per job as it finishes (in
+    completion order).  A job running longer than `timeout` seconds yields failure "timeout"; one whose
+    worker died yields "crashed".  fn and warm must be module-level functions (picklable for spawn)."""
+    if not jobs:
+        return
+    ctx = _context()
+    pending = list(range(len(jobs)))[::-1]  # a stack: pop() gives jobs in order
+    pool: list[_Worker] = []
+    failed_starts = 0
+
+    def start() -> None:
+        parent_end, child_end = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(child_end, os.getpid(), fn, warm), daemon=True)
+        proc.start()
+        child_end.close()
+        pool.append(_Worker(proc, parent_end, deadline=time.monotonic() + STARTUP_TIMEOUT))
+
+    def stop(w: _Worker) -> None:
+        pool.remove(w)
+        if w.proc.is_alive():
+            w.proc.kill()
+        w.proc.join(5)
+        w.conn.close()
+
+    def assign(w: _Worker) -> None:
+        if pending:
+            w.job = pending.pop()
+            w.deadline = time.monotonic() + timeout
+            try:
+                w.conn.send((w.job, jobs[w.job]))
+            except OSError:  # the worker died meanwhile: the job goes back, its sentinel reports the death
+                pending.append(w.job)
+                w.job = None
+        else:
+            w.job = None
+            try:
+                w.conn.send(None)  # no more work: let it exit
+            except OSError:
+                pass
+
+    try:
+        for _ in range(min(workers, len(jobs))):
+            start()
+        remaining = len(jobs)
+        while remaining:
+            if not pool:
+                start()
+            now = time.monotonic()
+            busy = [w.deadline for w in pool if w.job is not None or not w.ready]
+            wait_for = max(0.0, min(busy) - now) if busy else None
+            if wait_for is not None and math.isinf(wait_for):  # no time limit
+                wait_for = None
+            ready = wait([w.conn for w in pool] + [w.proc.sentinel for w in pool], timeout=wait_for)
+            for w in list(pool):
+                dead = w.proc.sentinel in ready
+                if w.conn in ready:
+                    try:
+                        kind, index, payload = w.conn.recv()
+                    except (EOFError, OSError):  # the worker is gone (its sentinel may lag behind)
+                        kind, index, payload, dead = "dead", None, None, True
+                    if kind == "ready":
+                        w.ready = True
+                        failed_starts = 0
+                        assign(w)
+                    elif kind in ("done", "error"):
+                        w.job = None
+                        remaining -= 1
+                        yield (Outcome(index, result=payload) if kind == "done"
+                               else Outcome(index, failure="crashed", detail=payload))
+                        assign(w)
+                    if kind != "dead":
+                        continue
+                if dead:
+                    w.proc.join(1)
+                    code = w.proc.exitcode
+                    job, was_ready = w.job, w.ready
+                    stop(w)
+                    if job is not None:
+                        remaining -= 1
+                        yield Outcome(job, failure="crashed", detail=_exit_reason(code))
+                    elif not was_ready:
+                        failed_starts += 1
+                        if failed_starts >= MAX_FAILED_STARTS:
+                            raise RuntimeError(f"worker processes die before they start ({_exit_reason(code)})")
+                    if pending and len(pool) < workers:
+                        start()
+            now = time.monotonic()
+            for w in list(pool):
+                if now < w.deadline or (w.ready and w.job is None):
+                    continue
+                job = w.job
+                stop(w)
+                if job is not None:
+                    remaining -= 1
+                    yield Outcome(job, failure="timeout", detail=f"{timeout:g}")
+                else:
+                    failed_starts += 1
+                    if failed_starts >= MAX_FAILED_STARTS:
+                        raise RuntimeError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
+                if pending and len(pool) < workers:
+                    start()
+    finally:
+        for w in list(pool):
+            try:
+                w.conn.send(None)
+            except OSError:
+                pass
+        for w in list(pool):
+            w.proc.join(0.5)
+            stop(w)
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is None:
+        return "the worker process did not exit"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (killed: often out of memory)" if -code == signal.SIGKILL else ""
+        return f"the worker process died of {name}{hint}"
+    return f"the worker process exited with status {code}"
