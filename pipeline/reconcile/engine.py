@@ -59,21 +59,24 @@ def _from_side(claim: Claim, others: list[Claim]) -> bool:
     if not f < rel < t:
         return False
     # the 'to' side must hold a figure of the same kind: a comparison of two values
-    return any(o.sentence_index == claim.sentence_index and o.kind == claim.kind and o.start - claim.sentence_start > t
-               for o in others)
+    return any(o.kind == claim.kind and o.start - claim.sentence_start > t for o in others
+               if o.sentence_index == claim.sentence_index)
 
 
 def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase) -> list[Claim]:
     prev = kb.previous_round(rnd) if rnd else None
     if prev is None:
         return claims
+    by_sentence: dict[int, list[Claim]] = {}
+    for c in claims:
+        by_sentence.setdefault(c.sentence_index, []).append(c)
     out = []
     for c in claims:
-        if _from_side(c, claims) or any(
-                _from_side(o, claims) and o.kind == "duration" and o.sentence_index == c.sentence_index
-                and o.start < c.start and c.kind == "count" and c.start - o.end < 40 for o in claims):
-            c = replace(c, entities=replace(c.entities, round=prev))
-        out.append(c)
+        same = by_sentence[c.sentence_index]
+        earlier = _from_side(c, same) or any(
+            o.kind == "duration" and o.start < c.start and c.kind == "count" and c.start - o.end < 40
+            and _from_side(o, same) for o in same)
+        out.append(replace(c, entities=replace(c.entities, round=prev)) if earlier else c)
     return out
 
 
