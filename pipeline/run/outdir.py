@@ -12,6 +12,9 @@ from pipeline.errors import OutputDirError
 PARTS = ".parts"
 # A folder holding any of these was written by a run (older runs wrote no lock file).
 MARKERS = (PARTS, ".lock", "claims.jsonl")
+# Files a run never reads or writes and that hold no data a run could be confused with: a log the user
+# redirected into the output folder (`newsclaims run … --out out > out/run.log`) is fine.
+HARMLESS_SUFFIXES = (".log", ".txt.log", ".out", ".err")
 
 
 def check(out_dir: Path, input_dir: Path) -> None:
@@ -28,6 +31,8 @@ def check(out_dir: Path, input_dir: Path) -> None:
     except OSError as exc:
         raise OutputDirError(f"{out_dir}: cannot list the output folder ({exc.strerror})") from exc
     if not names or any(m in names for m in MARKERS):
+        return
+    if all(n.endswith(HARMLESS_SUFFIXES) and (out_dir / n).is_file() for n in names):
         return
     shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
     raise OutputDirError(f"{out_dir}: --out is a folder with other files in it ({shown}) and not the output "

@@ -101,6 +101,15 @@ def test_a_folder_that_is_not_a_run_output_is_refused_before_writing(tmp_path: P
     assert _tree(tmp_path) == before
 
 
+def test_a_log_redirected_into_the_out_dir_is_allowed(tmp_path: Path, small: Path):
+    """`newsclaims run IN --out out > out/run.log`: the shell creates the log before the run starts."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stdout.log").write_text("", encoding="utf-8")
+    run_batch(small, out, Settings())
+    assert (out / "claims.jsonl").exists() and (out / "stdout.log").exists()
+
+
 def test_an_out_dir_inside_the_input_is_not_read_as_articles(small: Path):
     out = small / "results"
     run_batch(small, out, Settings())
