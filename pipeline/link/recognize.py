@@ -23,6 +23,7 @@ linking.yaml `fuzzy.never` never do.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +142,7 @@ class Recognizer:
 
         self.kb = kb
         self.rules = kb.linking
+        self._memo: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
         self.nlp = _blank_nlp()
         ruler = self.nlp.add_pipe("entity_ruler", config={"phrase_matcher_attr": "LOWER"})
         patterns: list[dict[str, Any]] = []
@@ -178,6 +180,19 @@ class Recognizer:
     # ------------------------------------------------------------------------------------------ matching
 
     def analyze(self, text: str, offset: int = 0) -> Analysis:
+        """Cached: linking and reconciliation both ask about every sentence, and spaCy is the cost."""
+        key = (text, offset)
+        hit = self._memo.get(key)
+        if hit is not None:
+            self._memo.move_to_end(key)
+            return hit
+        result = self._analyze(text, offset)
+        self._memo[key] = result
+        if len(self._memo) > 4096:
+            self._memo.popitem(last=False)
+        return result
+
+    def _analyze(self, text: str, offset: int) -> Analysis:
         folded = fold(text)
         doc = self.nlp(folded)
         conf = self.rules.confidence

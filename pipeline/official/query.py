@@ -128,7 +128,16 @@ class OfficialResults:
         category: str | None = None,
         division: str | None = None,
     ) -> list[OfficialResult]:
-        """Rows matching every filter given; `who` is an org id or a submitter folder name."""
+        """Rows matching every filter given; `who` is an org id or a submitter folder name.  Answers are
+        memoized: the rows never change, and reconciliation asks the same questions many times."""
+        key = (who, accelerator, chip_count, benchmark, round, framework, category, division)
+        memo = self.__dict__.setdefault("_select_memo", {})
+        if key not in memo:
+            memo[key] = tuple(self._select(*key))
+        return list(memo[key])
+
+    def _select(self, who, accelerator, chip_count, benchmark, round, framework, category, division
+                ) -> list[OfficialResult]:
         out = []
         for r in self.results:
             if who is not None and who.lower() not in (r.org, r.submitter.lower()):

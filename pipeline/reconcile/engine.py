@@ -27,7 +27,8 @@ def _article_round(claims: list[Claim], meta: dict, kb: KnowledgeBase) -> str | 
 def _benchmark_mentions(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[tuple[int, str], ...]]:
     out = {}
     for s in seg.sentences:
-        found = tuple((s.start + m.start, m.id) for m in recognize(s.text, kb) if m.type == "benchmark")
+        # same text and offset as the linker asked, so the recognizer's cache answers
+        found = tuple((m.start, m.id) for m in recognize(s.text, kb, s.start) if m.type == "benchmark")
         if found:
             out[s.index] = found
     return out
