@@ -48,18 +48,36 @@ def _reading_text(c: Claim) -> str:
     return f"'{c.text}' ({c.doc}, {c.value}x)"
 
 
+# Above this many different wordings of one fact, each is set against the best-supported one only, not
+# against every other: a corpus of years of coverage repeats a fact thousands of times.
+ALL_PAIRS_UP_TO = 6
+EXAMPLES = 5
+
+
 def find_conflicts(claims: list[Claim]) -> list[dict[str, Any]]:
-    groups: dict[tuple[Any, ...], list[Claim]] = defaultdict(list)
+    """One record per pair of disagreeing wordings of a fact; claims that word it the same way are one
+    side (the first stands for them, the others are counted and listed by id)."""
+    groups: dict[tuple[Any, ...], dict[tuple[Any, ...], list[Claim]]] = defaultdict(lambda: defaultdict(list))
     for c in claims:
         key = _key(c)
         if key is not None:
-            groups[key].append(c)
+            groups[key][(c.value, c.ratio_reading, c.low, c.high)].append(c)
     out = []
-    for members in groups.values():
-        for i, a in enumerate(members):
-            for b in members[i + 1:]:
-                if _disagree(a, b):
-                    out.append(_conflict(a, b))
+    for clusters in groups.values():
+        sides = list(clusters.values())
+        if len(sides) < 2:
+            continue
+        if len(sides) <= ALL_PAIRS_UP_TO:
+            pairs = [(a, b) for i, a in enumerate(sides) for b in sides[i + 1:]]
+        else:
+            anchor = max(sides, key=lambda cs: (cs[0].verdict == "supported", len(cs)))
+            pairs = [(anchor, other) for other in sides if other is not anchor]
+        for a, b in pairs:
+            if _disagree(a[0], b[0]):
+                record = _conflict(a[0], b[0])
+                record["same_wording"] = [{"count": len(cs), "ids": [c.id for c in cs[1:EXAMPLES + 1]]}
+                                          for cs in (a, b)]
+                out.append(record)
     return out
 
 
