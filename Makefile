@@ -8,7 +8,7 @@ OUT ?= out/corpus
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,dask]'
 	touch $@
 
 .PHONY: install run test lint

@@ -47,6 +47,7 @@ def run(
     out: Annotated[Path, typer.Option("--out", help="Output folder (claims.jsonl, claims.csv, errors.jsonl).")],
     official: Annotated[Path | None, typer.Option(help="Official table (CSV) to reconcile against.")] = None,
     engine: Annotated[str, typer.Option(help="local or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: a local cluster).")] = None,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -66,8 +67,11 @@ def run(
         console.print(f"[red]error:[/red] --engine must be local or dask, not {engine!r}")
         raise typer.Exit(2)
     if engine == "dask":
-        console.print("[red]error:[/red] the dask engine is not available in this version; use --engine local")
-        raise typer.Exit(2)
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            console.print("[red]error:[/red] --engine dask needs dask.distributed: pip install 'newsclaims[dask]'")
+            raise typer.Exit(2) from None
     with Progress(TextColumn("[bold]newsclaims"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=console, disable=quiet) as bar:
         task = bar.add_task("", total=None)
@@ -75,7 +79,8 @@ def run(
         def progress(done: int, total: int, doc: str) -> None:
             bar.update(task, completed=done, total=total, description=doc[-50:])
 
-        summary = run_batch(input_dir, out, settings, workers=workers, progress=progress)
+        summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
+                            scheduler=scheduler)
     _write_run_info(out, input_dir, settings, summary)
     from pipeline.report import write_reports
 

@@ -89,6 +89,18 @@ def test_extract_prints_claims_as_json():
     assert (row["text"], row["value"], row["ratio_reading"]) == ("大三倍", 3, "ambiguous")
 
 
+def test_dask_engine_gives_the_same_outputs_as_the_local_one(corpus: Path, tmp_path: Path):
+    pytest.importorskip("dask.distributed", reason="install the dask extra: pip install -e '.[dask]'")
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert newsclaims("run", str(corpus), "--out", str(local), "--quiet").returncode == 0
+    proc = newsclaims("run", str(corpus), "--out", str(dask), "--quiet", "--engine", "dask", "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("claims.jsonl", "errors.jsonl", "conflicts.jsonl"):
+        a = sorted((local / name).read_text(encoding="utf-8").splitlines())
+        b = sorted((dask / name).read_text(encoding="utf-8").splitlines())
+        assert a == b, name
+
+
 def test_claimreview_export_is_json_ld(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     newsclaims("run", str(corpus), "--out", str(out), "--quiet")

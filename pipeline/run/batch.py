@@ -122,7 +122,8 @@ def _failure_result(doc: str, failure: str, detail: str, path: Path, settings: S
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
               progress: Callable[[int, int, str], None] | None = None,
-              postprocess: Callable[[list[Claim]], list[Claim]] | None = None) -> BatchSummary:
+              postprocess: Callable[[list[Claim]], list[Claim]] | None = None,
+              engine: str = "local", scheduler: str | None = None) -> BatchSummary:
     """Process every article under input_dir into out_dir.  `postprocess` sees all claims of the
     corpus at the end (cross-article steps such as conflicts).  Raises OfficialTableError (a broken
     official table) and OutputDirError (an OUT_DIR it must not write into) before writing anything."""
@@ -137,12 +138,14 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
         remove_stale_temps(out_dir)
         (out_dir / PARTS).mkdir(exist_ok=True)
         remove_stale_temps(out_dir / PARTS)
-        return _run_locked(input_dir, out_dir, settings, workers, progress, postprocess, version)
+        return _run_locked(input_dir, out_dir, settings, workers, progress, postprocess, version, engine,
+                           scheduler)
 
 
 def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int,
                 progress: Callable[[int, int, str], None] | None,
-                postprocess: Callable[[list[Claim]], list[Claim]] | None, version: str) -> BatchSummary:
+                postprocess: Callable[[list[Claim]], list[Claim]] | None, version: str, engine: str = "local",
+                scheduler: str | None = None) -> BatchSummary:
     walk_errors: list[OSError] = []
     paths = list(find_articles(input_dir, exclude=[out_dir], walk_errors=walk_errors))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
@@ -172,7 +175,7 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
             progress(done, len(paths), doc)
 
     if todo:
-        _dispatch(todo, input_dir, settings, workers, record, summary)
+        _dispatch(todo, input_dir, settings, workers, record, summary, engine, scheduler)
     summary.processed = len(todo)
     extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
               "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
@@ -183,10 +186,19 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
 
 
 def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Settings, workers: int,
-              record: Callable[[ArticleResult, str, str], None], summary: BatchSummary) -> None:
+              record: Callable[[ArticleResult, str, str], None], summary: BatchSummary,
+              engine: str = "local", scheduler: str | None = None) -> None:
     """Run the articles to do, each in a worker with the time limit; article_timeout <= 0 runs them in
     this process without a limit (for debugging and profiling)."""
     jobs = [(str(p), str(input_dir), settings) for p, _, _ in todo]
+    if engine == "dask":
+        # the same unit of work on a dask.distributed cluster; results are recorded exactly as locally
+        from pipeline.run.dask_engine import map_articles
+
+        for index, result in map_articles(jobs, scheduler=scheduler, workers=max(1, workers)):
+            _, doc, digest = todo[index]
+            record(result, doc, digest)
+        return
     if settings.article_timeout <= 0:
         for (_, doc, digest), job in zip(todo, jobs, strict=True):
             record(_work(job), doc, digest)
