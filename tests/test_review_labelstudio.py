@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import time
 import signal
 import socket
 import subprocess
@@ -263,7 +264,18 @@ def test_label_studio_draws_and_saves_code_point_offsets(label_studio: str, brow
     editor = page.locator(".lsf-main-view__annotation")
     highlights = editor.locator(".htx-highlight")
     highlights.first.wait_for()
-    drawn = {highlights.nth(i).inner_text() for i in range(highlights.count())}
+    want = {c["text"] for c in items[0].claims}
+    drawn: set[str] = set()
+    # the editor draws its regions progressively (and redraws them): poll until all are there
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            drawn = {highlights.nth(i).inner_text(timeout=5_000) for i in range(highlights.count())}
+        except Exception:  # noqa: BLE001 - a region redrawn while being read: read again
+            drawn = set()
+        if want <= drawn:
+            break
+        page.wait_for_timeout(500)
     assert {c["text"] for c in items[0].claims} <= drawn  # e.g. "23 秒", after 🚀 and 𠀀
 
     needle = "用了"  # after 🚀, 𠀀 and 😀: code point 66, UTF-16 unit 69
