@@ -37,12 +37,13 @@ def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         days = "|".join(re.escape(x) for x in d.get("day_suffix") or []) or r"(?!x)x"
         cjk_digit = "".join(re.escape(c) for c in lang.digits)
         year = rf"(?P<y>(?<!\d)\d{{4}}|[{cjk_digit}]{{4}})"
-        month = r"(?P<m>\d{1,2}|[一二三四五六七八九十]{1,3})"
-        day = r"(?P<d>\d{1,2}|[一二三四五六七八九十]{1,3})"
+        numeral = "".join(re.escape(c) for c in list(lang.digits) + [k for k, v in lang.scales.items() if v == 10])
+        month = rf"(?P<m>\d{{1,2}}|[{numeral}]{{1,3}})"
+        day = rf"(?P<d>\d{{1,2}}|[{numeral}]{{1,3}})"
         out.append(("ymd", re.compile(rf"{year}\s*{y}(?:\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?)?")))
         out.append(("rel", re.compile(rf"(?P<rel>{rel_alt})\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?")))
         out.append(("follow", re.compile(rf"(?P<follow>{follow_alt})\s*{month}\s*{mo}(?:\s*{day}\s*(?:{days}))?")))
-        out.append(("md", re.compile(rf"(?<![\d年]){month}\s*{mo}\s*{day}\s*(?:{days})")))
+        out.append(("md", re.compile(rf"(?<![\d{y}]){month}\s*{mo}\s*{day}\s*(?:{days})")))
     else:
         months = sorted(d.get("months") or {}, key=len, reverse=True)
         malt = "|".join(re.escape(m) for m in months)

@@ -33,7 +33,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
     "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit",
-              "occurrence_markers"},
+              "occurrence_markers", "possessive"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners"},
@@ -85,6 +85,7 @@ class Language:
     percent_increase: tuple[str, ...]
     implicit_ratios: dict[str, float]
     occurrence_markers: frozenset[str]
+    ratio_possessive: tuple[str, ...]
     compound_units: dict[str, Unit]
     bound_gap: tuple[str, ...]
     classifier_counts: dict[str, tuple[str, ...]]
@@ -237,6 +238,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         percent_increase=_longest_first(ratio.get("percent_increase") or []),
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
         occurrence_markers=frozenset(str(m).lower() for m in ratio.get("occurrence_markers") or []),
+        ratio_possessive=tuple(ratio.get("possessive") or ()),
         compound_units=compound,
         bound_gap=_longest_first(bounds.get("gap") or []),
         classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
