@@ -19,7 +19,8 @@ from typing import Any
 
 from pipeline.errors import DataFileError
 from pipeline.lang.yamlio import read_yaml
-from pipeline.link.rules import Linking, parse_linking
+from pipeline.link.rules import Linking, _strs, parse_linking
+from pipeline.link.rules import by_lang as _by_lang
 from pipeline.records import ENTITY_TYPES
 
 KB_DIR = Path(__file__).resolve().parents[1] / "lang" / "kb"
@@ -199,25 +200,6 @@ class KnowledgeBase:
 
 
 # ---------------------------------------------------------------------------------------------- loading
-
-
-def _strs(path: Path, value: Any, key: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
-        raise DataFileError(path, "expected a list of strings", key)
-    return tuple(str(v) for v in value)
-
-
-def _by_lang(path: Path, value: Any, key: str) -> dict[str, tuple[str, ...]]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise DataFileError(path, "expected a mapping of language -> list of forms", key)
-    for lang in value:
-        if lang not in LANGS:
-            raise DataFileError(path, f"unknown language (use {', '.join(LANGS)})", f"{key}.{lang}")
-    return {lang: _strs(path, forms, f"{key}.{lang}") for lang, forms in value.items()}
 
 
 def _entry(path: Path, ftype: str, i: int, raw: Any) -> Entry:

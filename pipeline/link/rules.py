@@ -84,18 +84,21 @@ def _strs(path: Path, value: Any, key: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-def _lang_forms(path: Path, value: Any, key: str) -> tuple[str, ...]:
-    """{zh: [...], en: [...]} -> all forms (cues are looked for whatever the sentence's language)."""
+def by_lang(path: Path, value: Any, key: str) -> dict[str, tuple[str, ...]]:
+    """{zh: [...], en: [...]} validated: known languages, lists of strings (shared with the KB reader)."""
     if value is None:
-        return ()
+        return {}
     if not isinstance(value, dict):
         raise DataFileError(path, "expected a mapping of language -> list of forms", key)
-    out: list[str] = []
-    for lang, forms in value.items():
+    for lang in value:
         if lang not in LANGS:
             raise DataFileError(path, f"unknown language (use {', '.join(LANGS)})", f"{key}.{lang}")
-        out += _strs(path, forms, f"{key}.{lang}")
-    return tuple(out)
+    return {lang: _strs(path, forms, f"{key}.{lang}") for lang, forms in value.items()}
+
+
+def _lang_forms(path: Path, value: Any, key: str) -> tuple[str, ...]:
+    """All forms of every language (cues are looked for whatever the sentence's language)."""
+    return tuple(f for forms in by_lang(path, value, key).values() for f in forms)
 
 
 def _check(path: Path, section: Any, allowed: set[str], key: str) -> dict[str, Any]:
