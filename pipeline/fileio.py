@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pipeline.errors import OutputDirError
 
@@ -102,31 +102,43 @@ def locked_dir(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def atomic_write_files(files: dict[Path, bytes]) -> None:
-    """Write several files so that a crash leaves as few of them mixed (old and new) as possible: all are
-    written and synced to temporary files first, then renamed one after the other (milliseconds)."""
-    staged: list[tuple[str, Path]] = []
+@contextlib.contextmanager
+def atomic_writers(paths: Iterable[Path]) -> Iterator[dict[Path, IO[bytes]]]:
+    """Binary handles to temporary files beside `paths`, for writing large outputs piece by piece.  When
+    the block ends without an error they are synced and renamed over their targets one after the other
+    (milliseconds), so a crash leaves the previous set rather than a mix; on an error, nothing changes."""
+    staged: dict[Path, tuple[str, IO[bytes]]] = {}
     try:
-        for path, data in files.items():
+        for path in paths:
             path = Path(path)
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            staged.append((tmp, path))
-            os.chmod(tmp, _MODE)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-        for tmp, path in staged:
+            os.chmod(tmp, _MODE)  # mkstemp makes 0600 files; outputs are for sharing
+            staged[path] = (tmp, os.fdopen(fd, "wb"))
+        yield {path: fh for path, (_, fh) in staged.items()}
+        for _, fh in staged.values():
+            fh.flush()
+            os.fsync(fh.fileno())
+            fh.close()
+        for path, (tmp, _) in staged.items():
             os.replace(tmp, path)
     finally:
-        for tmp, _ in staged:
+        for tmp, fh in staged.values():
+            fh.close()
             try:
                 os.unlink(tmp)
             except FileNotFoundError:
                 pass
-    for folder in {path.parent for _, path in staged}:
+    for folder in {path.parent for path in staged}:
         _fsync_dir(folder)
+
+
+def atomic_write_files(files: dict[Path, bytes]) -> None:
+    """Write several files so that a crash leaves as few of them mixed (old and new) as possible."""
+    files = {Path(k): v for k, v in files.items()}
+    with atomic_writers(files) as handles:
+        for path, fh in handles.items():
+            fh.write(files[path])
 
 
 def jsonl_bytes(rows: Iterable[dict[str, Any]]) -> bytes:

@@ -8,6 +8,8 @@ side the official figure supports and, for ratio phrases, under which reading.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pipeline.records import Claim
@@ -54,31 +56,63 @@ ALL_PAIRS_UP_TO = 6
 EXAMPLES = 5
 
 
-def find_conflicts(claims: list[Claim]) -> list[dict[str, Any]]:
-    """One record per pair of disagreeing wordings of a fact; claims that word it the same way are one
-    side (the first stands for them, the others are counted and listed by id)."""
-    groups: dict[tuple[Any, ...], dict[tuple[Any, ...], list[Claim]]] = defaultdict(lambda: defaultdict(list))
-    for c in claims:
+@dataclass
+class _Side:
+    """One wording of a fact: the first claim that used it stands for all, the rest are counted and a few
+    ids kept, so memory grows with the number of wordings, not of claims."""
+
+    first: Claim
+    count: int = 1
+    more_ids: list[str] = field(default_factory=list)
+
+
+class ConflictFinder:
+    """Feed claims one at a time (`add`), then take the conflicts (`conflicts`).  A batch run streams a
+    whole corpus through it without holding its claims."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[Any, ...], dict[tuple[Any, ...], _Side]] = defaultdict(dict)
+
+    def add(self, c: Claim) -> None:
         key = _key(c)
-        if key is not None:
-            groups[key][(c.value, c.ratio_reading, c.low, c.high)].append(c)
-    out = []
-    for clusters in groups.values():
-        sides = list(clusters.values())
-        if len(sides) < 2:
-            continue
-        if len(sides) <= ALL_PAIRS_UP_TO:
-            pairs = [(a, b) for i, a in enumerate(sides) for b in sides[i + 1:]]
-        else:
-            anchor = max(sides, key=lambda cs: (cs[0].verdict == "supported", len(cs)))
-            pairs = [(anchor, other) for other in sides if other is not anchor]
-        for a, b in pairs:
-            if _disagree(a[0], b[0]):
-                record = _conflict(a[0], b[0])
-                record["same_wording"] = [{"count": len(cs), "ids": [c.id for c in cs[1:EXAMPLES + 1]]}
-                                          for cs in (a, b)]
-                out.append(record)
-    return out
+        if key is None:
+            return
+        clusters = self._groups[key]
+        wording = (c.value, c.ratio_reading, c.low, c.high)
+        side = clusters.get(wording)
+        if side is None:
+            # the sentence and entities are not part of a conflict record: drop them from what is kept
+            clusters[wording] = _Side(replace(c, sentence="", compared_to=None))
+            return
+        side.count += 1
+        if len(side.more_ids) < EXAMPLES:
+            side.more_ids.append(c.id)
+
+    def conflicts(self) -> Iterator[dict[str, Any]]:
+        """One record per pair of disagreeing wordings of a fact."""
+        for clusters in self._groups.values():
+            sides = list(clusters.values())
+            if len(sides) < 2:
+                continue
+            if len(sides) <= ALL_PAIRS_UP_TO:
+                pairs = [(a, b) for i, a in enumerate(sides) for b in sides[i + 1:]]
+            else:
+                anchor = max(sides, key=lambda s: (s.first.verdict == "supported", s.count))
+                pairs = [(anchor, other) for other in sides if other is not anchor]
+            for a, b in pairs:
+                if _disagree(a.first, b.first):
+                    record = _conflict(a.first, b.first)
+                    record["same_wording"] = [{"count": s.count, "ids": list(s.more_ids)} for s in (a, b)]
+                    yield record
+
+
+def find_conflicts(claims: Iterable[Claim]) -> list[dict[str, Any]]:
+    """Claims that word a fact the same way are one side (the first stands for them, the others are
+    counted and a few listed by id); one record per pair of disagreeing sides."""
+    finder = ConflictFinder()
+    for c in claims:
+        finder.add(c)
+    return list(finder.conflicts())
 
 
 def _conflict(a: Claim, b: Claim) -> dict[str, Any]:
@@ -96,7 +130,9 @@ def _conflict(a: Claim, b: Claim) -> dict[str, Any]:
         "official": official,
         "evidence": list(a.evidence),
         "values": [a.value, b.value],
-        "claims": [{"id": c.id, "doc": c.doc, "lang": c.lang, "text": c.text, "value": c.value,
+        # enough of each claim to show it without claims.jsonl (a report page may not hold the other side)
+        "claims": [{"id": c.id, "doc": c.doc, "lang": c.lang, "text": c.text, "kind": c.kind, "value": c.value,
+                    "unit": c.unit, "bound": c.bound, "low": c.low, "high": c.high,
                     "ratio_reading": c.ratio_reading, "verdict": c.verdict, "distortion": c.distortion,
                     "explanation": c.explanation} for c in (a, b)],
         "cross_article": a.doc != b.doc,

@@ -14,18 +14,20 @@ write (an annotations folder given as --out is never written into).
 
 from __future__ import annotations
 
+import csv
 import functools
 import hashlib
+import io
 import json
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.fileio import atomic_write_files, atomic_write_text, jsonl_bytes, locked_dir, remove_stale_temps
+from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, locked_dir, remove_stale_temps
 from pipeline.ingest.read import doc_id, find_articles, printable
-from pipeline.reconcile import find_conflicts
+from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult, Claim
 from pipeline.run import outdir
 from pipeline.run.pool import run_jobs, uses_fork
@@ -80,13 +82,18 @@ def _file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _load_part(path: Path, digest: str, version: str) -> dict | None:
+def _read_part(path: Path) -> dict | None:
     try:
         part = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None  # missing, or damaged by a crash outside our atomic writes: redo the article
-    if not isinstance(part, dict) or part.get("file_sha256") != digest or part.get("version") != version \
-            or not digest:
+    return part if isinstance(part, dict) else None
+
+
+def _load_part(path: Path, digest: str, version: str) -> dict | None:
+    """The stored part, when it is current for this content and this run fingerprint."""
+    part = _read_part(path)
+    if part is None or part.get("file_sha256") != digest or part.get("version") != version or not digest:
         return None
     return part
 
@@ -122,10 +129,8 @@ def _failure_result(doc: str, failure: str, detail: str, path: Path, settings: S
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
               progress: Callable[[int, int, str], None] | None = None,
-              postprocess: Callable[[list[Claim]], list[Claim]] | None = None,
               engine: str = "local", scheduler: str | None = None) -> BatchSummary:
-    """Process every article under input_dir into out_dir.  `postprocess` sees all claims of the
-    corpus at the end (cross-article steps such as conflicts).  Raises OfficialTableError (a broken
+    """Process every article under input_dir into out_dir.  Raises OfficialTableError (a broken
     official table) and OutputDirError (an OUT_DIR it must not write into) before writing anything."""
     settings = settings or Settings()
     input_dir, out_dir = Path(input_dir), Path(out_dir)
@@ -138,25 +143,24 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
         remove_stale_temps(out_dir)
         (out_dir / PARTS).mkdir(exist_ok=True)
         remove_stale_temps(out_dir / PARTS)
-        return _run_locked(input_dir, out_dir, settings, workers, progress, postprocess, version, engine,
-                           scheduler)
+        return _run_locked(input_dir, out_dir, settings, workers, progress, version, engine, scheduler)
 
 
 def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int,
-                progress: Callable[[int, int, str], None] | None,
-                postprocess: Callable[[list[Claim]], list[Claim]] | None, version: str, engine: str = "local",
+                progress: Callable[[int, int, str], None] | None, version: str, engine: str = "local",
                 scheduler: str | None = None) -> BatchSummary:
     walk_errors: list[OSError] = []
     paths = list(find_articles(input_dir, exclude=[out_dir], walk_errors=walk_errors))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
     docs = [doc_id(p, input_dir) for p in paths]
-    parts: dict[str, dict] = {}
+    # Only what a part file does not hold stays in memory: the results of articles that failed for a
+    # passing reason (not stored, so that the next run retries them).  The merge reads the parts back one
+    # at a time, so memory does not grow with the corpus.
+    unstored: dict[str, dict] = {}
     todo: list[tuple[Path, str, str]] = []
     for path, doc in zip(paths, docs, strict=True):
         digest = _file_digest(path)
-        part = _load_part(_part_path(out_dir, doc), digest, version)
-        if part is not None:
-            parts[doc] = part
+        if _load_part(_part_path(out_dir, doc), digest, version) is not None:
             summary.reused += 1
         else:
             todo.append((path, doc, digest))
@@ -167,9 +171,10 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
     def record(result: ArticleResult, doc: str, digest: str) -> None:
         nonlocal done
         part = _result_to_part(result, digest, version)
-        if not (result.error and result.error.error in TRANSIENT):
+        if result.error and result.error.error in TRANSIENT:
+            unstored[doc] = part
+        else:
             atomic_write_text(_part_path(out_dir, doc), json.dumps(part, ensure_ascii=False))
-        parts[doc] = part
         done += 1
         if progress:
             progress(done, len(paths), doc)
@@ -180,9 +185,27 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
     extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
               "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
                         "permissions"} for exc in walk_errors]
-    write_outputs(out_dir, [parts[d] for d in docs], summary, postprocess, extra_errors=extra)
+
+    def parts() -> Iterator[dict]:
+        for doc in docs:
+            if doc in unstored:
+                yield unstored[doc]
+                continue
+            # checked (or written) in this run, while the lock keeps other runs out
+            part = _read_part(_part_path(out_dir, doc))
+            yield part if part is not None and part.get("doc") == doc else _lost_part(doc)
+
+    write_outputs(out_dir, parts(), summary, extra_errors=extra)
     _prune_parts(out_dir, {_part_path(out_dir, d).name for d in docs})
     return summary
+
+
+def _lost_part(doc: str) -> dict:
+    """A part that was written in this run but cannot be read back (the disk failed, or something else
+    removed it): the article is reported, not silently dropped, and the next run redoes it."""
+    error = ArticleError(doc, "internal", "its result could not be read back from the output folder's .parts; "
+                         "run again to redo it")
+    return {"doc": doc, "claims": [], "error": error.to_contract()}
 
 
 def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Settings, workers: int,
@@ -239,50 +262,47 @@ def _prune_parts(out_dir: Path, keep: set[str]) -> None:
 
 
 def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
-                  postprocess: Callable[[list[Claim]], list[Claim]] | None = None,
                   extra_errors: Iterable[dict] = ()) -> None:
-    claims: list[Claim] = []
-    errors: list[dict] = []
-    for part in parts:
-        if part.get("error"):
-            errors.append(part["error"])
-            summary.error_docs.append(part["doc"])
-        else:
-            summary.succeeded += 1
-        claims.extend(Claim.from_contract(c) for c in part.get("claims") or [])
-    errors.extend(extra_errors)
-    if postprocess is not None:
-        claims = postprocess(claims)
-    summary.errors = len(errors)
-    summary.claims = len(claims)
-    rows = [c.to_contract() for c in claims]
-    # All four are staged first and renamed together: a crash leaves the previous set, not a mix.
-    atomic_write_files({
-        out_dir / "claims.jsonl": jsonl_bytes(rows),
-        out_dir / "errors.jsonl": jsonl_bytes(errors),
-        out_dir / "conflicts.jsonl": jsonl_bytes(find_conflicts(claims)),
-        out_dir / "claims.csv": claims_csv(rows).encode("utf-8"),
-    })
+    """claims.jsonl, claims.csv, errors.jsonl and conflicts.jsonl from the parts, in their order.  Claims
+    are written as each part is read, and only a compact record per wording of a fact is kept for the
+    conflicts; all four files are staged and renamed together, so a crash leaves the previous set."""
+    names = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
+    finder = ConflictFinder()
+    with atomic_writers([out_dir / n for n in names]) as handles:
+        jsonl, csv_out, errors, conflicts = (handles[out_dir / n] for n in names)
+        csv_out.write(_csv_text([CSV_COLUMNS]))
+        for part in parts:
+            if part.get("error"):
+                errors.write(jsonl_bytes([part["error"]]))
+                summary.errors += 1
+                summary.error_docs.append(part["doc"])
+            else:
+                summary.succeeded += 1
+            claims = [Claim.from_contract(c) for c in part.get("claims") or []]
+            rows = [c.to_contract() for c in claims]
+            for c in claims:
+                finder.add(c)
+            jsonl.write(jsonl_bytes(rows))
+            csv_out.write(_csv_text(csv_row(r) for r in rows))
+            summary.claims += len(rows)
+        for e in extra_errors:
+            errors.write(jsonl_bytes([e]))
+            summary.errors += 1
+        for record in finder.conflicts():
+            conflicts.write(jsonl_bytes([record]))
 
 
-def write_claims_csv(path: Path, rows: list[dict]) -> None:
-    atomic_write_text(path, claims_csv(rows))
+def csv_row(r: dict) -> list:
+    """One claims.csv row: entities as one column per type, evidence joined, compared_to as JSON."""
+    flat = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to")}
+    for key, value in (r.get("entities") or {}).items():
+        flat[f"entity_{key}"] = value
+    flat["evidence"] = " ".join(r.get("evidence") or [])
+    flat["compared_to"] = json.dumps(r["compared_to"], ensure_ascii=False) if r.get("compared_to") else ""
+    return ["" if flat.get(k) is None else flat[k] for k in CSV_COLUMNS]
 
 
-def claims_csv(rows: list[dict]) -> str:
-    import pandas as pd
-
-    flat = []
-    for r in rows:
-        f = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to")}
-        for key, value in (r.get("entities") or {}).items():
-            f[f"entity_{key}"] = value
-        f["evidence"] = " ".join(r.get("evidence") or [])
-        f["compared_to"] = json.dumps(r["compared_to"], ensure_ascii=False) if r.get("compared_to") else ""
-        flat.append(f)
-    df = pd.DataFrame(flat, columns=CSV_COLUMNS)
-    return df.to_csv(index=False)
-
-
-def error_rows(errors: Iterable[ArticleError]) -> list[dict]:
-    return [e.to_contract() for e in errors]
+def _csv_text(rows: Iterable[list]) -> bytes:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue().encode("utf-8")
