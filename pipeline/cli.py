@@ -84,7 +84,7 @@ def run(
     _write_run_info(out, input_dir, settings, summary)
     from pipeline.report import write_reports
 
-    write_reports(out, input_dir)
+    write_reports(out, input_dir, per_page=settings.report_page_articles)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:
@@ -110,11 +110,12 @@ def report(
     input_dir: Annotated[
         Path | None, typer.Option("--input", help="The articles' folder (default: from run.json).")
     ] = None,
+    config: ConfigOpt = None,
 ) -> None:
     """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
     from pipeline.report.cli import report_command
 
-    for path in report_command(run_dir, input_dir):
+    for path in report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles):
         out_console.print(f"Wrote {path}")
 
 

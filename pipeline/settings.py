@@ -25,6 +25,8 @@ class Settings:
     official: str | None = None
     # counts of these are never about benchmark results: out of scope (languages, users, devices...)
     off_topic_counted: tuple[str, ...] = ("language", "team", "country", "person", "device", "product")
+    # a corpus of more articles than this gets a corpus report page plus parts of this many articles
+    report_page_articles: int = 100
 
     @classmethod
     def from_toml(cls, path: Path, section: tuple[str, ...] = ("tool", "newsclaims")) -> Settings:

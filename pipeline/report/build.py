@@ -1,33 +1,59 @@
 """write_reports: every report file of a run, rebuilt from OUT_DIR's JSONL files (no extraction rerun).
 
-Each file is written atomically (temporary file, then rename), so a reader never sees half a report and a
-failed rebuild leaves the previous one in place.
+A corpus of up to `per_page` articles gets one self-contained report.html (and report.md) holding every
+article; a larger one gets a corpus page plus parts of `per_page` articles under report-pages/ (see
+paged.py), written from streams so that memory stays flat whatever the corpus size.  Each file is written
+atomically (temporary file, then rename), so a reader never sees half a report and a failed rebuild leaves
+the previous one in place.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
 from pathlib import Path
 
-from pipeline.fileio import atomic_write_bytes, atomic_write_text
+from pipeline.errors import ConfigError
+from pipeline.fileio import atomic_write_text, atomic_writers
 from pipeline.report.chart import claims_chart
+from pipeline.report.corpus import CorpusIndex, claim_rows, index_corpus
 from pipeline.report.html import render_html
-from pipeline.report.load import load_report
+from pipeline.report.load import article_docs, load_report, read_rows, resolve_input_dir, run_info
 from pipeline.report.markdown import render_markdown
-from pipeline.report.table import claims_parquet
+from pipeline.report.paged import PAGES_DIR, write_paged_reports
+from pipeline.report.table import extra_columns, write_parquet
+from pipeline.settings import Settings
 
 log = logging.getLogger(__name__)
 
 CHART_FILE = "chart.svg"
+PAGE_ARTICLES = Settings().report_page_articles
 
 
-def write_reports(out_dir: Path, input_dir: Path | None = None) -> list[Path]:
-    """Write report.html, report.md, chart.svg and claims.parquet into `out_dir`; returns their paths.
+def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES) -> list[Path]:
+    """Write report.html, report.md, chart.svg and claims.parquet into `out_dir` (and report-pages/ for a
+    corpus of more than `per_page` articles); returns their paths.
 
     `input_dir` is the folder the run read (claims' `doc` paths are relative to it); without it the folder
     recorded in OUT_DIR/run.json is used, and without either the report shows the claims' sentences.
     """
     out_dir = Path(out_dir)
+    if per_page < 1:
+        raise ConfigError(f"report_page_articles must be 1 or more, not {per_page}")
+    info = run_info(out_dir)
+    folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
+    index = index_corpus(out_dir)
+    official = str(info["official"]) if info.get("official") else None
+    n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
+    if n_docs > per_page:
+        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index)
+    else:
+        written = _write_single(out_dir, input_dir)
+        shutil.rmtree(out_dir / PAGES_DIR, ignore_errors=True)  # parts of an earlier, larger run
+    return written + _write_parquet(out_dir, index)
+
+
+def _write_single(out_dir: Path, input_dir: Path | None) -> list[Path]:
     report = load_report(out_dir, input_dir)
     chart = claims_chart(report.claims)
     written: list[Path] = []
@@ -39,12 +65,16 @@ def write_reports(out_dir: Path, input_dir: Path | None = None) -> list[Path]:
     text(CHART_FILE, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
     text("report.html", render_html(report, chart))
     text("report.md", render_markdown(report, CHART_FILE))
+    return written
+
+
+def _write_parquet(out_dir: Path, index: CorpusIndex) -> list[Path]:
+    path = out_dir / "claims.parquet"
     try:
-        data = claims_parquet(report.claims)
+        with atomic_writers([path]) as fh:
+            write_parquet(fh[path], claim_rows(index), extra_columns(index.keys))
     except ImportError as exc:
         # The readable reports matter more than the table; say what is missing instead of failing the run.
         log.warning("claims.parquet not written: %s", exc)
-    else:
-        atomic_write_bytes(out_dir / "claims.parquet", data)
-        written.append(out_dir / "claims.parquet")
-    return written
+        return []
+    return [path]

@@ -7,6 +7,7 @@ chips, FLOP/s), which is why both axes are logarithmic: only the ratio to the of
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -42,6 +43,50 @@ def plotted(claim: dict[str, Any]) -> tuple[float, float, float | None, float | 
     return float(official), float(value) + shift, lo, hi
 
 
+# Claims whose point and whisker fall within this share of a decade of each other, with the same verdict,
+# are drawn once (with their count): at 60 px a decade they would cover the same pixel, and a corpus of
+# thousands of articles would otherwise write one SVG element per claim.
+BIN_DECADES = 0.01
+# What a drawn point needs of its claim; a thinned chart keeps only these.
+POINT_FIELDS = ("id", "doc", "text", "value", "unit", "official", "verdict", "low", "high", "ratio_reading")
+
+
+def _bin(claim: dict[str, Any], p: tuple[float, float, float | None, float | None]) -> tuple[Any, ...]:
+    return (claim.get("verdict"), *(None if v is None else round(math.log10(v) / BIN_DECADES) for v in p))
+
+
+class ChartPoints:
+    """The points of a chart, collected one claim at a time: one representative per bin and verdict, with
+    the number of claims it stands for, so the chart of a large corpus stays small."""
+
+    def __init__(self) -> None:
+        self._bins: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.claims = 0
+
+    def add(self, claim: dict[str, Any]) -> None:
+        p = plotted(claim)
+        if p is None:
+            return
+        n = int(claim.get("count") or 1)  # a point thinned before stands for its count
+        self.claims += n
+        key = _bin(claim, p)
+        kept = self._bins.get(key)
+        if kept is None:
+            self._bins[key] = {**{k: claim.get(k) for k in POINT_FIELDS}, "count": n}
+        else:
+            kept["count"] += n
+
+    def points(self) -> list[dict[str, Any]]:
+        return list(self._bins.values())
+
+
+def thinned(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    acc = ChartPoints()
+    for c in claims:
+        acc.add(c)
+    return acc.points()
+
+
 def _arrow(x: float, y: float, direction: int, colour: str) -> str:
     """A small arrowhead at (x, y) pointing up (-1) or down (+1)."""
     return (f'<path d="M{x - 4:.1f},{y - 5 * direction:.1f} L{x:.1f},{y:.1f} L{x + 4:.1f},{y - 5 * direction:.1f}" '
@@ -62,10 +107,12 @@ def _tick_label(exp: int) -> str:
     return f'10<tspan dy="-6" font-size="9">{exp}</tspan>'
 
 
-def claims_chart(claims: list[dict[str, Any]]) -> str:
+def claims_chart(claims: list[dict[str, Any]], href: Callable[[dict[str, Any]], str | None] | None = None) -> str:
     """An <svg> element (with xmlns, so it also stands alone as chart.svg).  Claim text is untrusted and
-    escaped; each point carries data-claim so the report page can open the claim's details."""
-    points = [(c, p) for c in claims if (p := plotted(c)) is not None]
+    escaped; each point carries data-claim so the report page can open the claim's details, and a link
+    where `href` gives one (a multi-page report links each point to the page of its claim).  Claims that
+    would be drawn on the same spot are drawn once (see ChartPoints); a point may also come with "count"."""
+    points = [(c, p) for c in thinned(claims) if (p := plotted(c)) is not None]
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
             f'height="{HEIGHT}" role="img" class="chart" font-family="sans-serif" font-size="11">'
             '<title>Claimed vs official values, log scales, coloured by verdict</title>'
@@ -123,11 +170,17 @@ def claims_chart(claims: list[dict[str, Any]]) -> str:
             arrow = _arrow(cx, min(y_lo, bottom), 1, colour)
         tip = (f"{c.get('text')} ({c.get('doc')}): claimed {quantity(c.get('value'), c.get('unit'))}, "
                f"official {quantity(c.get('official'), c.get('unit'))}, {VERDICT_LABELS.get(verdict, verdict)}")
-        parts.append(f'<g class="point" data-claim="{_attr(c.get("id"))}" data-verdict="{_attr(verdict)}" '
-                     f'tabindex="0" role="button"><title>{_attr(tip)}</title>'
-                     f'<line x1="{cx:.1f}" y1="{max(y_hi, TOP):.1f}" x2="{cx:.1f}" y2="{min(y_lo, TOP + ph):.1f}" '
-                     f'stroke="{colour}" stroke-opacity="0.6" stroke-width="2"/>{arrow}'
-                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}" fill-opacity="0.85" '
-                     'stroke="#ffffff"/></g>')
+        n = int(c.get("count") or 1)
+        if n > 1:
+            tip += f"; {n - 1:,} more claim{'s' if n > 2 else ''} at this point"
+        point = (f'<g class="point" data-claim="{_attr(c.get("id"))}" data-verdict="{_attr(verdict)}" '
+                 f'tabindex="0" role="button"><title>{_attr(tip)}</title>'
+                 f'<line x1="{cx:.1f}" y1="{max(y_hi, TOP):.1f}" x2="{cx:.1f}" y2="{min(y_lo, TOP + ph):.1f}" '
+                 f'stroke="{colour}" stroke-opacity="0.6" stroke-width="2"/>{arrow}'
+                 f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{5 if n == 1 else 6}" fill="{colour}" fill-opacity="0.85" '
+                 'stroke="#ffffff"/></g>')
+        link = href(c) if href else None
+        parts.append(f'<a href="{_attr(link)}">{point}</a>' if link else point)
     parts.append("</svg>")
     return "".join(parts)
+

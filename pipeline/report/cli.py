@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import NewsclaimsError
-from pipeline.report.build import write_reports
+from pipeline.report.build import PAGE_ARTICLES, write_reports
 
 
 class ReportError(NewsclaimsError):
@@ -16,7 +16,7 @@ class ReportError(NewsclaimsError):
     code = "E400"
 
 
-def report_command(out_dir: Path, input_dir: Path | None = None) -> list[Path]:
+def report_command(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES) -> list[Path]:
     """Rebuild the reports of a finished run from its claims.jsonl; returns the files written.
 
     Raises ReportError (a NewsclaimsError) when OUT_DIR holds no run, so the CLI can print the message and
@@ -27,4 +27,4 @@ def report_command(out_dir: Path, input_dir: Path | None = None) -> list[Path]:
                           "first")
     if input_dir is not None and not Path(input_dir).exists():
         raise ReportError(f"{input_dir}: no such folder (the articles the run read)")
-    return write_reports(out_dir, Path(input_dir) if input_dir is not None else None)
+    return write_reports(out_dir, Path(input_dir) if input_dir is not None else None, per_page)

@@ -72,7 +72,11 @@ def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[
     return out
 
 
-def render_html(report: ReportData, chart_svg: str | None = None) -> str:
+def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str, Any] | None = None,
+                doc_pages: dict[str, str] | None = None) -> str:
+    """The report page.  For one part of a multi-page report, `page` holds its number, the total, the
+    article range and the links (index, prev, next), and `doc_pages` maps every article to its part's file
+    name, so that a conflict's claim in another part links there."""
     js = _raw("report.js.j2")
     data = {"claims": _clean(report.claims)}
     return _env().get_template("report.html.j2").render(
@@ -92,4 +96,7 @@ def render_html(report: ReportData, chart_svg: str | None = None) -> str:
         js=Markup(js),
         script_hash=csp_hash(js),
         data_json=Markup(script_json(data)),
+        page=page,
+        doc_pages=doc_pages,
+        this_page=page.get("file") if page else None,
     )

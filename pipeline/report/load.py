@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from pipeline.errors import NewsclaimsError
 from pipeline.fileio import read_jsonl
 from pipeline.ingest.read import doc_id, find_articles, read_article
+from pipeline.report.corpus import conflict_order
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
 
 log = logging.getLogger(__name__)
@@ -83,7 +85,7 @@ class ReportData:
         }
 
 
-def _read_rows(path: Path) -> list[dict[str, Any]]:
+def read_rows(path: Path) -> list[dict[str, Any]]:
     return read_jsonl(path) if path.exists() else []
 
 
@@ -193,40 +195,52 @@ def _claim_id(c: dict[str, Any], n: int) -> str:
     return str(c.get("id") or f"claim-{n}")
 
 
-def _conflict_order(conflict: dict[str, Any]) -> tuple[int, int]:
-    """Conflicts that hold a wrong or ambiguous claim first, then those across articles."""
-    bad = any(c.get("verdict") in DISCREPANCY for c in conflict.get("claims") or [])
-    return (0 if bad else 1, 0 if conflict.get("cross_article") else 1)
+def with_display(claims: list[dict[str, Any]], first: int = 0) -> list[dict[str, Any]]:
+    """Claims as the templates show them: an id on each (claims.jsonl carries ids; an older file may not),
+    and the display strings."""
+    for n, c in enumerate(claims, first):
+        c["id"] = _claim_id(c, n)
+        c["display"] = display(c)
+    return claims
+
+
+def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Conflict rows carry a summary of each claim; the report completes it from the full claim when at
+    hand (its sentence), and adds the display strings."""
+    for conflict in conflicts:
+        conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
+        for c in conflict["claims"]:
+            c.setdefault("display", display(c))
+        unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
+        conflict["official_display"] = quantity(conflict.get("official"), unit)
+    return conflicts
+
+
+def article_docs(folder: Path | None, claim_docs: Iterable[str], errors: list[dict[str, Any]]) -> list[str]:
+    """The articles a report shows, in the input folder's order: with the folder at hand, articles without
+    a single claim count too (those that could not be read are listed as errors instead)."""
+    docs = list(claim_docs)
+    if folder is None:
+        return docs
+    listed = [doc_id(p, folder) for p in find_articles(folder)]
+    error_docs = {str(e.get("doc")) for e in errors}
+    known = set(listed)
+    return [d for d in listed if d not in error_docs] + [d for d in docs if d not in known]
 
 
 def load_report(out_dir: Path, input_dir: Path | None = None) -> ReportData:
     out_dir = Path(out_dir)
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
-    claims = _read_rows(out_dir / "claims.jsonl")
-    for n, c in enumerate(claims):
-        c["id"] = _claim_id(c, n)
-        c["display"] = display(c)
+    claims = with_display(read_rows(out_dir / "claims.jsonl"))
     by_id = {c["id"]: c for c in claims}
-    conflicts = sorted(_read_rows(out_dir / "conflicts.jsonl"), key=_conflict_order)
-    for conflict in conflicts:
-        # Conflict rows carry a summary of each claim; the report links them to the full claim.
-        conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
-        for c in conflict["claims"]:
-            c.setdefault("display", display(c))
-        unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
-        conflict["official_display"] = quantity(conflict.get("official"), unit)
-    errors = _read_rows(out_dir / "errors.jsonl")
+    conflicts = shown_conflicts(sorted(read_rows(out_dir / "conflicts.jsonl"), key=conflict_order), by_id)
+    errors = read_rows(out_dir / "errors.jsonl")
 
     by_doc: dict[str, list[dict[str, Any]]] = {}
     for c in claims:
         by_doc.setdefault(str(c.get("doc")), []).append(c)
-    docs = list(by_doc)
-    if folder is not None:
-        # Articles without a single claim still count, and are shown, when the input folder is at hand.
-        listed = [doc_id(p, folder) for p in find_articles(folder)]
-        error_docs = {str(e.get("doc")) for e in errors}
-        docs = [d for d in listed if d not in error_docs] + [d for d in docs if d not in set(listed)]
+    docs = article_docs(folder, by_doc, errors)
     articles = [article_view(doc, by_doc.get(doc, []), folder) for doc in docs]
     official = info.get("official")
     return ReportData(out_dir, folder, str(official) if official else None, claims, conflicts, errors, articles)

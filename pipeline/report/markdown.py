@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from pipeline.report.fmt import VERDICT_LABELS
-from pipeline.report.load import ReportData
+from pipeline.report.load import ArticleView, ReportData
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -40,25 +40,29 @@ def _verdict(c: dict[str, Any]) -> str:
     return VERDICT_LABELS.get(v, v)
 
 
-def render_markdown(report: ReportData, chart_file: str | None = "chart.svg") -> str:
-    s = report.summary
-    out = ["# Fact-check report", ""]
-    against = f" ({cell(report.official)})" if report.official else ""
-    out += [f"{s['claims']} numeric claims in {s['articles']} articles, checked against the official MLPerf "
-            f"results{against}. Discrepancies (contradicted or ambiguous claims): **{s['discrepancies']}**. "
-            f"Conflicts (claims stating different values for one fact): **{s['conflicts']}**, "
-            f"{s['cross_article']} of them across articles.", ""]
+def summary_lines(s: dict[str, Any], official: str | None, chart_file: str | None) -> list[str]:
+    against = f" ({cell(official)})" if official else ""
+    out = [f"{s['claims']} numeric claims in {s['articles']} articles, checked against the official MLPerf "
+           f"results{against}. Discrepancies (contradicted or ambiguous claims): **{s['discrepancies']}**. "
+           f"Conflicts (claims stating different values for one fact): **{s['conflicts']}**, "
+           f"{s['cross_article']} of them across articles.", ""]
     out += table(["verdict", "claims"], [[label, n] for _, label, n in s["verdicts"]], right=(1,))
     out.append("")
     if s["distortions"]:
         out += ["Distortions: " + ", ".join(f"{cell(d.replace('_', ' '))} {n}" for d, n in s["distortions"]) + ".", ""]
     if chart_file:
         out += [f"![Claimed vs official values, log scales, coloured by verdict]({chart_file})", ""]
+    return out
 
-    out += [f"## Conflicts ({len(report.conflicts)})", ""]
-    if not report.conflicts:
-        out += ["No two claims state different values for the same fact.", ""]
-    for n, k in enumerate(report.conflicts, 1):
+
+def conflict_lines(conflicts: list[dict[str, Any]], total: int, more: str = "") -> list[str]:
+    shown = f", the first {len(conflicts)} shown" if len(conflicts) < total else ""
+    out = [f"## Conflicts ({total}{shown})", ""]
+    if not conflicts:
+        return out + ["No two claims state different values for the same fact.", ""]
+    if shown and more:
+        out += [more, ""]
+    for n, k in enumerate(conflicts, 1):
         official = f" Official: {cell(k.get('official_display'))}." if k.get("official") is not None else ""
         scope = "across articles" if k.get("cross_article") else "within one article"
         out += [f"### {n}. {cell(k.get('fact'))}", "", f"{cell(k.get('resolution'))}{official} ({scope})", ""]
@@ -66,35 +70,63 @@ def render_markdown(report: ReportData, chart_file: str | None = "chart.svg") ->
                      [[c.get("doc"), c.get("text"), (c.get("display") or {}).get("value"), _verdict(c),
                        c.get("explanation")] for c in k.get("claims") or []])
         out.append("")
+    return out
 
-    disc = report.discrepancies
-    out += [f"## Discrepancies ({len(disc)})", ""]
+
+def discrepancy_lines(disc: list[dict[str, Any]], total: int, more: str = "") -> list[str]:
+    shown = f", the first {len(disc)} shown" if len(disc) < total else ""
+    out = [f"## Discrepancies ({total}{shown})", ""]
+    if shown and more:
+        out += [more, ""]
     if disc:
         out += table(["article", "claim", "as written", "official", "verdict", "distortion", "why"],
                      [[c["doc"], c.get("text"), c["display"]["value"], c["display"]["official"], _verdict(c),
                        c["display"]["distortion"], c.get("explanation")] for c in disc])
     else:
         out.append("No claim is contradicted or ambiguous.")
-    out.append("")
+    return out + [""]
 
-    if report.errors:
-        out += [f"## Articles that could not be read ({len(report.errors)})", ""]
-        out += table(["article", "error", "detail"], [[e.get("doc"), e.get("error"), e.get("detail")]
-                                                      for e in report.errors])
-        out.append("")
 
+def error_lines(errors: list[dict[str, Any]]) -> list[str]:
+    if not errors:
+        return []
+    out = [f"## Articles that could not be read ({len(errors)})", ""]
+    out += table(["article", "error", "detail"], [[e.get("doc"), e.get("error"), e.get("detail")] for e in errors])
+    return out + [""]
+
+
+def article_lines(a: ArticleView) -> list[str]:
+    heading = f"{cell(a.title)} (`{a.doc.replace('`', '')}`)" if a.title else f"`{a.doc.replace('`', '')}`"
+    out = [f"### {heading}", ""]
+    if not a.claims:
+        return out + ["No numeric claims.", ""]
+    counts = ", ".join(f"{VERDICT_LABELS[v]} {n}" for v, n in a.counts)
+    out += [f"{len(a.claims)} claims: {counts}.", ""]
+    out += table(["#", "claim", "kind", "as written", "interval", "official", "verdict", "distortion", "why"],
+                 [[i, c.get("text"), c.get("kind"), c["display"]["value"], c["display"]["interval"],
+                   c["display"]["official"], _verdict(c), c["display"]["distortion"], c.get("explanation")]
+                  for i, c in enumerate(a.claims, 1)], right=(0,))
+    return out + [""]
+
+
+def render_markdown(report: ReportData, chart_file: str | None = "chart.svg",
+                    page: dict[str, Any] | None = None) -> str:
+    """The whole report, or (with `page`) one part of a multi-page report: its articles and the conflicts
+    that involve them, with links to the corpus summary and the parts around it."""
+    s = report.summary
+    if page:
+        links = [f"[corpus summary and all articles]({page['index_md']})"]
+        links += [f"[previous part]({page['prev_md']})"] if page.get("prev_md") else []
+        links += [f"[next part]({page['next_md']})"] if page.get("next_md") else []
+        out = [f"# Fact-check report, part {page['number']} of {page['total']}", "",
+               f"Articles {page['first']} to {page['last']} of {page['articles']}. " + " · ".join(links), ""]
+    else:
+        out = ["# Fact-check report", ""]
+    out += summary_lines(s, report.official, chart_file)
+    out += conflict_lines(report.conflicts, len(report.conflicts))
+    out += discrepancy_lines(report.discrepancies, len(report.discrepancies))
+    out += error_lines(report.errors)
     out += ["## Articles", ""]
     for a in report.articles:
-        heading = f"{cell(a.title)} (`{a.doc.replace('`', '')}`)" if a.title else f"`{a.doc.replace('`', '')}`"
-        out += [f"### {heading}", ""]
-        if not a.claims:
-            out += ["No numeric claims.", ""]
-            continue
-        counts = ", ".join(f"{VERDICT_LABELS[v]} {n}" for v, n in a.counts)
-        out += [f"{len(a.claims)} claims: {counts}.", ""]
-        out += table(["#", "claim", "kind", "as written", "interval", "official", "verdict", "distortion", "why"],
-                     [[i, c.get("text"), c.get("kind"), c["display"]["value"], c["display"]["interval"],
-                       c["display"]["official"], _verdict(c), c["display"]["distortion"], c.get("explanation")]
-                      for i, c in enumerate(a.claims, 1)], right=(0,))
-        out.append("")
+        out += article_lines(a)
     return "\n".join(out).rstrip() + "\n"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from collections.abc import Iterable
+from typing import IO, Any
 
 from pipeline.report.fmt import ENTITY_KEYS, is_number
 
@@ -60,16 +61,38 @@ def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
     return row
 
 
-def claims_parquet(claims: list[dict[str, Any]]) -> bytes:
+def _pyarrow() -> tuple[Any, Any]:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError as exc:  # a dependency in pyproject; the hint is for hand-made environments
         raise ImportError("claims.parquet needs pyarrow: pip install 'pyarrow>=15,<27'") from exc
-    extra = sorted({k for c in claims for k in c} - SKIP)
+    return pa, pq
+
+
+def extra_columns(keys: Iterable[str]) -> list[str]:
+    """Fields a later version added to the claims, beyond the typed columns: kept as JSON text."""
+    return sorted(set(keys) - SKIP)
+
+
+def write_parquet(fh: IO[bytes], rows: Iterable[dict[str, Any]], extra: list[str], batch: int = 20_000) -> None:
+    """Write the claims to `fh` in row groups of `batch`, so a corpus of any size is never held whole.
+    `extra` must name every field of `rows` that extra_columns() keeps (found by a pass before)."""
+    pa, pq = _pyarrow()
     schema = _schema(extra)
     # From Python rows with an explicit schema: typed columns even when there are no claims at all.
-    tbl = pa.Table.from_pylist([claim_row(c, extra) for c in claims], schema=schema)
+    with pq.ParquetWriter(fh, schema, compression="zstd") as writer:
+        chunk: list[dict[str, Any]] = []
+        for c in rows:
+            chunk.append(claim_row(c, extra))
+            if len(chunk) >= batch:
+                writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+                chunk = []
+        if chunk:
+            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+
+
+def claims_parquet(claims: list[dict[str, Any]]) -> bytes:
     buf = io.BytesIO()
-    pq.write_table(tbl, buf, compression="zstd")
+    write_parquet(buf, claims, extra_columns(k for c in claims for k in c))
     return buf.getvalue()

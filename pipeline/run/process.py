@@ -51,7 +51,8 @@ def run_fingerprint(settings: Settings) -> str:
     settings that change results, and the content of the official tables and statements (a part checked
     against another table must not be reused)."""
     h = hashlib.sha1(pipeline_version().encode())
-    h.update(repr(replace(settings, article_timeout=0.0)).encode())
+    # settings that only change how the run is carried out or reported keep the parts valid
+    h.update(repr(replace(settings, article_timeout=0.0, report_page_articles=0)).encode())
     official = get_pipeline(settings).official
     h.update(repr(official.results).encode())
     h.update(repr(official.statements).encode())

@@ -1,0 +1,153 @@
+"""A run's output read as streams, for reports of corpora too large to hold: one pass over claims.jsonl and
+conflicts.jsonl records the corpus counts, the chart points and where each article's lines are (byte
+offsets); an article's claims are read back when its page is written.  Memory grows with the number of
+articles (a few numbers each), not with the number of claims.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.report.chart import ChartPoints
+from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER
+
+# The corpus page lists this many conflicts and discrepancies; every one is on its article's page and in
+# conflicts.jsonl / claims.jsonl.
+INDEX_ROWS = 200
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """(line number, byte offset, row) of each non-blank JSON line; a broken line is an error naming it."""
+    if not path.exists():
+        return
+    offset = 0
+    with open(path, "rb") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    row = json.loads(line)
+                except ValueError as exc:
+                    raise ValueError(f"{path}:{n}: not a JSON line ({exc})") from exc
+                yield n, offset, row
+            offset += len(line)
+
+
+def read_at(path: Path, offsets: Iterable[int]) -> list[dict[str, Any]]:
+    """The JSON lines that start at these byte offsets, in the order given; a row without an id (an older
+    claims.jsonl) gets one from its offset, the same in every pass."""
+    rows = []
+    with open(path, "rb") as fh:
+        for at in offsets:
+            fh.seek(at)
+            row = json.loads(fh.readline())
+            row.setdefault("id", f"claim-{at}")
+            rows.append(row)
+    return rows
+
+
+def conflict_order(conflict: dict[str, Any]) -> tuple[int, int]:
+    """Conflicts that hold a wrong or ambiguous claim first, then those across articles."""
+    bad = any(c.get("verdict") in DISCREPANCY for c in conflict.get("claims") or [])
+    return (0 if bad else 1, 0 if conflict.get("cross_article") else 1)
+
+
+@dataclass
+class DocCounts:
+    claims: int = 0
+    discrepancies: int = 0
+    conflicts: int = 0
+    langs: set[str] = field(default_factory=set)
+
+
+@dataclass
+class CorpusIndex:
+    claims_path: Path
+    conflicts_path: Path
+    claim_offsets: dict[str, array] = field(default_factory=dict)
+    conflict_offsets: dict[str, array] = field(default_factory=dict)
+    counts: dict[str, DocCounts] = field(default_factory=dict)
+    verdicts: Counter = field(default_factory=Counter)
+    languages: Counter = field(default_factory=Counter)
+    distortions: Counter = field(default_factory=Counter)
+    keys: set[str] = field(default_factory=set)  # every field name seen in claims.jsonl
+    chart: ChartPoints = field(default_factory=ChartPoints)
+    claims: int = 0
+    discrepancies: int = 0
+    top_discrepancies: list[dict[str, Any]] = field(default_factory=list)
+    conflicts: int = 0
+    cross_article: int = 0
+    top_conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+    def doc_claims(self, doc: str) -> list[dict[str, Any]]:
+        return read_at(self.claims_path, self.claim_offsets.get(doc, ()))
+
+    def doc_conflicts(self, docs: list[str]) -> list[dict[str, Any]]:
+        """The conflicts that involve any of `docs`, each once, in report order."""
+        offsets = sorted({at for d in docs for at in self.conflict_offsets.get(d, ())})
+        return sorted(read_at(self.conflicts_path, offsets), key=conflict_order)
+
+    def summary(self, articles: int, with_claims: int, errors: int) -> dict[str, Any]:
+        """The shape of ReportData.summary, for the same templates."""
+        return {
+            "articles": articles,
+            "articles_with_claims": with_claims,
+            "claims": self.claims,
+            "verdicts": [(v, VERDICT_LABELS[v], self.verdicts.get(v, 0)) for v in VERDICT_ORDER],
+            "discrepancies": self.discrepancies,
+            "conflicts": self.conflicts,
+            "cross_article": self.cross_article,
+            "errors": errors,
+            "languages": sorted(self.languages.items()),
+            "distortions": self.distortions.most_common(),
+        }
+
+
+def claim_rows(index: CorpusIndex) -> Iterator[dict[str, Any]]:
+    """Every claim of claims.jsonl, read one at a time."""
+    for _, _, c in _lines(index.claims_path):
+        yield c
+
+
+def index_corpus(out_dir: Path) -> CorpusIndex:
+    out_dir = Path(out_dir)
+    index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
+    for _, at, c in _lines(index.claims_path):
+        doc = str(c.get("doc"))
+        c.setdefault("id", f"claim-{at}")
+        index.claim_offsets.setdefault(doc, array("q")).append(at)
+        counts = index.counts.setdefault(doc, DocCounts())
+        counts.claims += 1
+        index.claims += 1
+        index.keys.update(c)
+        verdict = c.get("verdict")
+        index.verdicts[verdict] += 1
+        if c.get("lang"):
+            index.languages[c["lang"]] += 1
+            counts.langs.add(c["lang"])
+        if c.get("distortion"):
+            index.distortions[c["distortion"]] += 1
+        if verdict in DISCREPANCY:
+            counts.discrepancies += 1
+            index.discrepancies += 1
+            if len(index.top_discrepancies) < INDEX_ROWS:
+                index.top_discrepancies.append(c)
+        index.chart.add(c)
+    # The first INDEX_ROWS in report order: at most that many of each of the four orders are kept.
+    firsts: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for _, at, k in _lines(index.conflicts_path):
+        index.conflicts += 1
+        index.cross_article += bool(k.get("cross_article"))
+        for doc in {str(c.get("doc")) for c in k.get("claims") or []}:
+            index.conflict_offsets.setdefault(doc, array("q")).append(at)
+            index.counts.setdefault(doc, DocCounts()).conflicts += 1
+        kept = firsts.setdefault(conflict_order(k), [])
+        if len(kept) < INDEX_ROWS:
+            kept.append(k)
+    index.top_conflicts = [k for order in sorted(firsts) for k in firsts[order]][:INDEX_ROWS]
+    return index

@@ -1,0 +1,169 @@
+"""Reports of large corpora: report.html and report.md become the corpus page (counts, chart, the first
+conflicts and discrepancies, errors, and every article with a link), and the articles are shown in parts of
+`per_page` articles under report-pages/ (part-0001.html and .md, ...), each a full report page of its
+articles with the conflicts that involve them.
+
+Everything is written from streams (see corpus.py): one part's claims in memory at a time, the corpus
+page rendered straight to its file, so memory does not grow with the corpus.  One page per part rather
+than per article: the page's CSS and script would otherwise be repeated in every file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from pipeline.fileio import atomic_write_text, atomic_writers
+from pipeline.report.chart import claims_chart
+from pipeline.report.corpus import CorpusIndex, index_corpus
+from pipeline.report.fmt import VERDICT_LABELS, display
+from pipeline.report.html import _env, _raw, render_html
+from pipeline.report.load import ReportData, article_docs, article_view, read_rows, shown_conflicts, with_display
+from pipeline.report.markdown import (
+    conflict_lines,
+    discrepancy_lines,
+    error_lines,
+    render_markdown,
+    summary_lines,
+    table,
+)
+
+PAGES_DIR = "report-pages"
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """What the corpus page lists of one article (its claims stay in its part)."""
+
+    doc: str
+    title: str | None
+    date: str | None
+    langs: tuple[str, ...]
+    claims: int
+    discrepancies: int
+    conflicts: int
+    part: int
+    anchor: int  # position in its part: the part's element id is doc-<anchor>
+
+    @property
+    def href_part(self) -> str:
+        return f"{PAGES_DIR}/{part_name(self.part)}.html"
+
+    @property
+    def href(self) -> str:
+        return f"{self.href_part}#doc-{self.anchor}"
+
+
+def part_name(number: int) -> str:
+    return f"part-{number:04d}"
+
+
+def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None, per_page: int,
+                        chart_file: str, index: CorpusIndex | None = None) -> list[Path]:
+    """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
+    earlier run with more parts are removed."""
+    index = index or index_corpus(out_dir)
+    errors = read_rows(out_dir / "errors.jsonl")
+    docs = article_docs(folder, index.claim_offsets, errors)
+    total = max(1, -(-len(docs) // per_page))
+    doc_pages = {d: f"{part_name(i // per_page + 1)}.html" for i, d in enumerate(docs)}
+    pages_dir = out_dir / PAGES_DIR
+    written: list[Path] = []
+    rows: list[IndexRow] = []
+    for number in range(1, total + 1):
+        chunk = docs[(number - 1) * per_page:number * per_page]
+        written += _write_part(pages_dir, index, folder, official, chunk, (number, total, per_page, len(docs)),
+                               doc_pages, rows)
+    _remove_stale_parts(pages_dir, total)
+
+    def href(c: dict[str, Any]) -> str | None:
+        page = doc_pages.get(str(c.get("doc")))
+        return f"{PAGES_DIR}/{page}#c-{c.get('id')}" if page else None
+
+    chart = claims_chart(index.chart.points(), href=href)
+    atomic_write_text(out_dir / chart_file, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
+    written.append(out_dir / chart_file)
+    summary = index.summary(len(docs), sum(1 for r in rows if r.claims), len(errors))
+    top = _shown_top(index)
+    context = dict(summary=summary, official=official, out_dir=str(out_dir), input_dir=str(folder) if folder else None,
+                   pages=total, per_page=per_page, chart=Markup(chart), conflicts=top["conflicts"],
+                   discrepancies=top["discrepancies"], errors=errors, labels=VERDICT_LABELS,
+                   doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()}, this_page=None,
+                   css=Markup(_raw("report.css.j2")))
+    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+    with atomic_writers([html_path, md_path]) as fh:
+        for piece in _env().get_template("index.html.j2").generate(articles=iter(rows), **context):
+            fh[html_path].write(piece.encode("utf-8"))
+        for line in _index_markdown(summary, official, chart_file, top, errors, rows):
+            fh[md_path].write((line + "\n").encode("utf-8"))
+    return [*written, html_path, md_path]
+
+
+def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, official: str | None, chunk: list[str],
+                where: tuple[int, int, int, int], doc_pages: dict[str, str], rows: list[IndexRow]) -> list[Path]:
+    """One part's HTML and Markdown page; adds its articles to `rows` for the corpus page."""
+    number, total, per_page, n_docs = where
+    claims: list[dict[str, Any]] = []
+    articles = []
+    for doc in chunk:
+        own = with_display(index.doc_claims(doc))
+        claims += own
+        articles.append(article_view(doc, own, folder))
+    by_id = {c["id"]: c for c in claims}
+    conflicts = shown_conflicts(index.doc_conflicts(chunk), by_id)
+    report = ReportData(pages_dir.parent, folder, official, claims, conflicts, [], articles)
+    first = (number - 1) * per_page + 1
+    name = part_name(number)
+    page = {"number": number, "total": total, "file": f"{name}.html", "first": first,
+            "last": first + len(chunk) - 1, "articles": n_docs,
+            "index": "../report.html", "index_md": "../report.md",
+            "prev": f"{part_name(number - 1)}.html" if number > 1 else None,
+            "next": f"{part_name(number + 1)}.html" if number < total else None,
+            "prev_md": f"{part_name(number - 1)}.md" if number > 1 else None,
+            "next_md": f"{part_name(number + 1)}.md" if number < total else None}
+    html, md = pages_dir / f"{name}.html", pages_dir / f"{name}.md"
+    atomic_write_text(html, render_html(report, page=page, doc_pages=doc_pages))
+    atomic_write_text(md, render_markdown(report, chart_file=None, page=page))
+    for n, a in enumerate(articles, 1):
+        counts = index.counts.get(a.doc)
+        rows.append(IndexRow(a.doc, a.title, str(a.meta["date"]) if a.meta.get("date") else None,
+                             tuple(a.langs), len(a.claims), counts.discrepancies if counts else 0,
+                             counts.conflicts if counts else 0, number, n))
+    return [html, md]
+
+
+def _remove_stale_parts(pages_dir: Path, total: int) -> None:
+    keep = {f"{part_name(n)}{ext}" for n in range(1, total + 1) for ext in (".html", ".md")}
+    for path in pages_dir.glob("part-*"):
+        if path.name not in keep and path.suffix in (".html", ".md"):
+            path.unlink(missing_ok=True)
+
+
+def _shown_top(index: CorpusIndex) -> dict[str, list[dict[str, Any]]]:
+    """The conflicts and discrepancies the corpus page shows, with their display strings."""
+    for c in index.top_discrepancies:
+        c["display"] = display(c)
+    conflicts = json.loads(json.dumps(index.top_conflicts))  # shown_conflicts edits in place
+    return {"conflicts": shown_conflicts(conflicts, {}), "discrepancies": index.top_discrepancies}
+
+
+def _index_markdown(summary: dict[str, Any], official: str | None, chart_file: str, top: dict[str, list],
+                    errors: list[dict[str, Any]], rows: list[IndexRow]) -> Iterator[str]:
+    more = "Each part lists every one of its articles; the JSONL files have them all."
+    yield from ["# Fact-check report", ""]
+    yield from summary_lines(summary, official, chart_file)
+    yield from conflict_lines(top["conflicts"], summary["conflicts"], more)
+    yield from discrepancy_lines(top["discrepancies"], summary["discrepancies"], more)
+    yield from error_lines(errors)
+    yield from [f"## Articles ({len(rows)})", ""]
+    for number in sorted({r.part for r in rows}):
+        yield from [f"### [Part {number}]({PAGES_DIR}/{part_name(number)}.md)", ""]
+        yield from table(["article", "language", "claims", "discrepancies", "conflicts"],
+                         [[r.title or r.doc, ", ".join(r.langs), r.claims, r.discrepancies, r.conflicts]
+                          for r in rows if r.part == number], right=(2, 3, 4))
+        yield ""
