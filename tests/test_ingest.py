@@ -37,7 +37,8 @@ def test_encodings_decode_to_the_same_text(tmp_path: Path, data: bytes, expected
 
 @pytest.mark.parametrize(
     "data, reason",
-    [(b"", "empty"), (b"   \n\n", "empty"), (bytes(range(256)) * 20, "binary"), (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 50, "binary")],
+    [(b"", "empty"), (b"   \n\n", "empty"), (bytes(range(256)) * 20, "binary"),
+     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 50, "binary")],
     ids=["empty", "blank", "bytes", "png"],
 )
 def test_bad_files_raise_a_named_reason(tmp_path: Path, data: bytes, reason: str):

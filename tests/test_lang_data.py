@@ -56,8 +56,8 @@ def test_adding_a_unit_is_a_data_change(lang_copy: Path):
     from pipeline.extract.quantities import Reader
 
     path = lang_copy / "en" / "lexicon.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("    weeks: week\n", "    weeks: week\n    fortnights: week\n"),
-                    encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    weeks: week\n", "    weeks: week\n    fortnights: week\n"), encoding="utf-8")
     _load_one.cache_clear()
     lang = replace(_load_one("en", str(lang_copy)), cache={})
     text = "It took 3 fortnights."

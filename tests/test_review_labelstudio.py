@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import time
 import signal
 import socket
 import subprocess

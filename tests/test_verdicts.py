@@ -45,11 +45,13 @@ def test_ratio_verdicts(name, value, low, high, reading, official, verdict, dist
 
 
 QUANTITIES = [
-    ("23 秒 vs BERT 0.39 min (23.1-23.7 s)", 23, 22.5, 23.5, "duration", "s", fact(23.57, 23.1, 23.7), "supported", None),
+    ("23 秒 vs BERT 0.39 min (23.1-23.7 s)", 23, 22.5, 23.5, "duration", "s", fact(23.57, 23.1, 23.7), "supported",
+     None),
     ("23 seconds vs ResNet 0.47 min", 23, 22.5, 23.5, "duration", "s", fact(28.3, 27.9, 28.5), "contradicted",
      WRONG_VALUE),
     ("不到 30 秒 vs 28.3 s", 30, None, 30, "duration", "s", fact(28.3, 27.9, 28.5), "supported", None),
-    ("under 33 s vs 32.8 s published 0.55 min", 33, None, 33, "duration", "s", fact(32.8, 32.7, 33.3), "supported", None),
+    ("under 33 s vs 32.8 s published 0.55 min", 33, None, 33, "duration", "s", fact(32.8, 32.7, 33.3), "supported",
+     None),
     ("23 minutes vs 23.57 s is a unit error", 1380, 1350, 1410, "duration", "s", fact(23.57, 23.1, 23.7),
      "contradicted", UNIT),
     ("4096 chips vs 4096", 4096, 4096, 4096, "count", "count", fact(4096), "supported", None),

@@ -90,4 +90,5 @@ def sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
 
 def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
     lo, hi = r.published_interval_seconds or (r.seconds, r.seconds)
-    return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f": {r.published_minutes:.2f} min", alternatives=alternatives)
+    return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f": {r.published_minutes:.2f} min",
+                alternatives=alternatives)

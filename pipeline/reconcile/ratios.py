@@ -94,7 +94,8 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if bench and bench in sp.ratios:
         r = sp.ratios[bench]
         ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
-        return Fact(round(r, 4), r, r, ids, f"{bench} speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} "
+        return Fact(round(r, 4), r, r, ids,
+                    f"{bench} speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} "
                     f"over {label_of(acc=base['accelerator'], round=base['round'])} at {scale} chips",
                     derivation=f"per benchmark {per}")
     label = (f"speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} over "
@@ -217,4 +218,5 @@ def per_chip_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
         peaks.append(st[0])
     ratio = float(peaks[0].value) / float(peaks[1].value)
     return Fact(ratio, ratio, ratio, peaks[0].evidence + peaks[1].evidence, "per-chip peak compute",
-                derivation=f"{float(peaks[0].value) / 1e12:.0f} / {float(peaks[1].value) / 1e12:.0f} TFLOPS = {ratio:.3g}x")
+                derivation=f"{float(peaks[0].value) / 1e12:.0f} / {float(peaks[1].value) / 1e12:.0f} TFLOPS "
+                           f"= {ratio:.3g}x")

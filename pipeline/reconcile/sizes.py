@@ -85,7 +85,8 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         if stated is not None:
             return stated
         return Fact(leads.count, leads.count, leads.count, leads.evidence,
-                    f"benchmarks where {claim.entities.org} has the fastest {rnd} result: {', '.join(leads.benchmarks)}")
+                    f"benchmarks where {claim.entities.org} has the fastest {rnd} result: "
+                    f"{', '.join(leads.benchmarks)}")
     benches = ctx.official.benchmarks(rnd)
     listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:

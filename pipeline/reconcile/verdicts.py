@@ -92,7 +92,8 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
           kind: str, reading: str | None = None, maximum_cue: bool = False, half: float = 0.0,
           magnitude: bool = False) -> Judgement:
     """Verdict of one claim against its deciding fact."""
-    shown = f"{fact.label}: official {_interval_text(fact.low, fact.high, unit) if fact.low != fact.high else fmt(fact.value, unit)}"
+    official = _interval_text(fact.low, fact.high, unit) if fact.low != fact.high else fmt(fact.value, unit)
+    shown = f"{fact.label}: official {official}"
     if fact.derivation:
         shown += f" ({fact.derivation})"
     if isinstance(value, str) or isinstance(fact.value, str):
