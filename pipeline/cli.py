@@ -84,7 +84,7 @@ def run(
     _write_run_info(out, input_dir, settings, summary)
     from pipeline.report import write_reports
 
-    write_reports(out, input_dir, per_page=settings.report_page_articles)
+    write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:

@@ -5,6 +5,7 @@ text escaped, stale parts removed; and the streamed pieces (chart thinning, Parq
 from __future__ import annotations
 
 import io
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -153,3 +154,33 @@ def test_parquet_written_in_row_groups_equals_the_whole_table(run):  # noqa: F81
     whole = pd.read_parquet(io.BytesIO(claims_parquet(claims)))
     pd.testing.assert_frame_equal(streamed, whole)
     assert len(streamed) == len(claims)
+
+
+def test_past_the_point_limit_the_bins_grow_and_every_claim_is_still_counted():
+    from pipeline.report.chart import ChartPoints
+
+    acc = ChartPoints(max_points=10)
+    for i in range(1000):
+        acc.add({"id": str(i), "value": 1 + i, "official": 1 + i, "unit": "s", "verdict": "supported"})
+    points = acc.points()
+    assert len(points) <= 10 and sum(p["count"] for p in points) == 1000 == acc.claims
+
+
+def test_a_claim_with_a_nan_value_still_renders_as_null(run):  # noqa: F811
+    inp, out, claims = run
+    rows = [dict(c, official=float("nan")) if i == 0 else c for i, c in enumerate(claims)]
+    (out / "claims.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in rows),
+                                      encoding="utf-8")
+    write_reports(out, inp)
+    data = re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                     (out / "report.html").read_text(encoding="utf-8"), flags=re.S)
+    assert data and json.loads(data.group(1))["claims"][0]["official"] is None
+
+
+def test_parts_rendered_by_two_processes_equal_those_rendered_by_one(run, tmp_path: Path):  # noqa: F811
+    inp, out, _ = run
+    write_reports(out, inp, per_page=1, workers=1)
+    one = {p.name: p.read_bytes() for p in (out / PAGES_DIR).iterdir()} | {"index": (out / "report.html").read_bytes()}
+    write_reports(out, inp, per_page=1, workers=2)
+    two = {p.name: p.read_bytes() for p in (out / PAGES_DIR).iterdir()} | {"index": (out / "report.html").read_bytes()}
+    assert one == two and len(one) == 7

@@ -7,16 +7,20 @@ side the official figure supports and, for ratio phrases, under which reading.
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.records import Claim
 
+# Claims with these verdicts asked the official data nothing it could answer: no fact to conflict over.
+UNCHECKED = ("out_of_scope", "unverifiable")
+
 
 def _key(c: Claim) -> tuple[Any, ...] | None:
-    if c.verdict in ("out_of_scope", "unverifiable") or not c.evidence:
+    if c.verdict in UNCHECKED or not c.evidence:
         return None
     official = round(c.official, 6) if isinstance(c.official, float) else c.official
     # the same evidence and official figure means the same question was asked (the claim's own metric
@@ -24,14 +28,14 @@ def _key(c: Claim) -> tuple[Any, ...] | None:
     return (c.kind, official, tuple(sorted(c.evidence)))
 
 
-def _as_written(c: Claim) -> tuple[float, float]:
+def _as_written(c: _Shown) -> tuple[float, float]:
     """The interval of the number as written, read as 'N times as much' for ratios."""
     lo = c.low if c.low is not None else -float("inf")
     hi = c.high if c.high is not None else float("inf")
     return lo, hi
 
 
-def _disagree(a: Claim, b: Claim) -> bool:
+def _disagree(a: _Shown, b: _Shown) -> bool:
     """Two claims disagree on the surface when their numbers as written cannot both hold (touching
     intervals, such as 3x and 4x at 3.5, count as disagreeing)."""
     if a.value == b.value:
@@ -40,7 +44,7 @@ def _disagree(a: Claim, b: Claim) -> bool:
     return not (a_lo < b_hi and b_lo < a_hi)
 
 
-def _reading_text(c: Claim) -> str:
+def _reading_text(c: _Shown) -> str:
     if c.kind != "ratio" or c.ratio_reading is None:
         return f"'{c.text}' ({c.doc})"
     if c.ratio_reading == "increase_by":
@@ -56,12 +60,40 @@ ALL_PAIRS_UP_TO = 6
 EXAMPLES = 5
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """What a conflict record shows of a claim: a Claim without its sentence, entities and cues, in a
+    fraction of the memory (a corpus of years holds tens of thousands of wordings)."""
+
+    id: str
+    doc: str
+    lang: str
+    text: str
+    kind: str
+    value: Any
+    unit: str
+    bound: str
+    low: float | None
+    high: float | None
+    ratio_reading: str | None
+    verdict: str
+    official: Any
+    evidence: tuple[str, ...]
+    explanation: str
+    distortion: str | None
+
+    @classmethod
+    def of(cls, c: Claim) -> _Shown:
+        return cls(c.id, sys.intern(c.doc), c.lang, c.text, c.kind, c.value, c.unit, c.bound, c.low, c.high,
+                   c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion)
+
+
+@dataclass(slots=True)
 class _Side:
     """One wording of a fact: the first claim that used it stands for all, the rest are counted and a few
     ids kept, so memory grows with the number of wordings, not of claims."""
 
-    first: Claim
+    first: _Shown
     count: int = 1
     more_ids: list[str] = field(default_factory=list)
 
@@ -81,12 +113,16 @@ class ConflictFinder:
         wording = (c.value, c.ratio_reading, c.low, c.high)
         side = clusters.get(wording)
         if side is None:
-            # the sentence and entities are not part of a conflict record: drop them from what is kept
-            clusters[wording] = _Side(replace(c, sentence="", compared_to=None))
+            clusters[wording] = _Side(_Shown.of(c))
             return
         side.count += 1
         if len(side.more_ids) < EXAMPLES:
             side.more_ids.append(c.id)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """A claim as claims.jsonl holds it; most claims are never compared, so only those are rebuilt."""
+        if row.get("verdict") not in UNCHECKED and row.get("evidence"):
+            self.add(Claim.from_contract(row))
 
     def conflicts(self) -> Iterator[dict[str, Any]]:
         """One record per pair of disagreeing wordings of a fact."""
@@ -115,7 +151,7 @@ def find_conflicts(claims: Iterable[Claim]) -> list[dict[str, Any]]:
     return list(finder.conflicts())
 
 
-def _conflict(a: Claim, b: Claim) -> dict[str, Any]:
+def _conflict(a: _Shown, b: _Shown) -> dict[str, Any]:
     fact = a.explanation.split("; ", 1)[-1].rstrip(".")
     official = a.official
     readings = "; ".join(_reading_text(c) for c in (a, b))

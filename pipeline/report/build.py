@@ -30,12 +30,14 @@ CHART_FILE = "chart.svg"
 PAGE_ARTICLES = Settings().report_page_articles
 
 
-def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES) -> list[Path]:
+def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES,
+                  workers: int = 1) -> list[Path]:
     """Write report.html, report.md, chart.svg and claims.parquet into `out_dir` (and report-pages/ for a
     corpus of more than `per_page` articles); returns their paths.
 
     `input_dir` is the folder the run read (claims' `doc` paths are relative to it); without it the folder
     recorded in OUT_DIR/run.json is used, and without either the report shows the claims' sentences.
+    `workers` processes render the parts of a large corpus.
     """
     out_dir = Path(out_dir)
     if per_page < 1:
@@ -46,7 +48,7 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     official = str(info["official"]) if info.get("official") else None
     n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
     if n_docs > per_page:
-        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index)
+        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers)
     else:
         written = _write_single(out_dir, input_dir)
         shutil.rmtree(out_dir / PAGES_DIR, ignore_errors=True)  # parts of an earlier, larger run

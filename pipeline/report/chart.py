@@ -47,21 +47,26 @@ def plotted(claim: dict[str, Any]) -> tuple[float, float, float | None, float | 
 # are drawn once (with their count): at 60 px a decade they would cover the same pixel, and a corpus of
 # thousands of articles would otherwise write one SVG element per claim.
 BIN_DECADES = 0.01
+# Past this many points the bins double in size (and again, as needed): a chart of a few thousand points
+# is still readable and light, one of tens of thousands is neither.
+MAX_POINTS = 3000
 # What a drawn point needs of its claim; a thinned chart keeps only these.
 POINT_FIELDS = ("id", "doc", "text", "value", "unit", "official", "verdict", "low", "high", "ratio_reading")
 
 
-def _bin(claim: dict[str, Any], p: tuple[float, float, float | None, float | None]) -> tuple[Any, ...]:
-    return (claim.get("verdict"), *(None if v is None else round(math.log10(v) / BIN_DECADES) for v in p))
+def _bin(claim: dict[str, Any], p: tuple[float, float, float | None, float | None], size: float) -> tuple[Any, ...]:
+    return (claim.get("verdict"), *(None if v is None else round(math.log10(v) / size) for v in p))
 
 
 class ChartPoints:
     """The points of a chart, collected one claim at a time: one representative per bin and verdict, with
     the number of claims it stands for, so the chart of a large corpus stays small."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_points: int = MAX_POINTS) -> None:
         self._bins: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.claims = 0
+        self.size = BIN_DECADES
+        self.max_points = max_points
 
     def add(self, claim: dict[str, Any]) -> None:
         p = plotted(claim)
@@ -69,12 +74,27 @@ class ChartPoints:
             return
         n = int(claim.get("count") or 1)  # a point thinned before stands for its count
         self.claims += n
-        key = _bin(claim, p)
+        self._put(claim, p, n)
+        if len(self._bins) > self.max_points:
+            self._coarsen()
+
+    def _put(self, claim: dict[str, Any], p: tuple[float, float, float | None, float | None], n: int) -> None:
+        key = _bin(claim, p, self.size)
         kept = self._bins.get(key)
         if kept is None:
             self._bins[key] = {**{k: claim.get(k) for k in POINT_FIELDS}, "count": n}
         else:
             kept["count"] += n
+
+    def _coarsen(self) -> None:
+        """Double the bin size until the points fit, merging the representatives already kept."""
+        while len(self._bins) > self.max_points:
+            kept, self._bins = list(self._bins.values()), {}
+            self.size *= 2
+            for point in kept:
+                p = plotted(point)
+                if p is not None:
+                    self._put(point, p, point["count"])
 
     def points(self) -> list[dict[str, Any]]:
         return list(self._bins.values())

@@ -78,7 +78,10 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     article range and the links (index, prev, next), and `doc_pages` maps every article to its part's file
     name, so that a conflict's claim in another part links there."""
     js = _raw("report.js.j2")
-    data = {"claims": _clean(report.claims)}
+    try:
+        data_json = script_json({"claims": report.claims})
+    except ValueError:  # a NaN or infinity somewhere: the slow walk that replaces them
+        data_json = script_json({"claims": _clean(report.claims)})
     return _env().get_template("report.html.j2").render(
         summary=report.summary,
         conflicts=report.conflicts,
@@ -95,7 +98,7 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
         css=Markup(_raw("report.css.j2")),
         js=Markup(js),
         script_hash=csp_hash(js),
-        data_json=Markup(script_json(data)),
+        data_json=Markup(data_json),
         page=page,
         doc_pages=doc_pages,
         this_page=page.get("file") if page else None,

@@ -11,6 +11,7 @@ than per article: the page's CSS and script would otherwise be repeated in every
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from pipeline.report.markdown import (
     summary_lines,
     table,
 )
+from pipeline.run.pool import uses_fork
 
 PAGES_DIR = "report-pages"
 
@@ -64,9 +66,10 @@ def part_name(number: int) -> str:
 
 
 def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None, per_page: int,
-                        chart_file: str, index: CorpusIndex | None = None) -> list[Path]:
+                        chart_file: str, index: CorpusIndex | None = None, workers: int = 1) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
-    earlier run with more parts are removed."""
+    earlier run with more parts are removed.  With `workers` > 1 the parts are rendered in that many
+    processes (forked, where the platform allows: they share the index without copying it)."""
     index = index or index_corpus(out_dir)
     errors = read_rows(out_dir / "errors.jsonl")
     docs = article_docs(folder, index.claim_offsets, errors)
@@ -75,10 +78,20 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     pages_dir = out_dir / PAGES_DIR
     written: list[Path] = []
     rows: list[IndexRow] = []
-    for number in range(1, total + 1):
-        chunk = docs[(number - 1) * per_page:number * per_page]
-        written += _write_part(pages_dir, index, folder, official, chunk, (number, total, per_page, len(docs)),
-                               doc_pages, rows)
+    _SHARED.update(pages_dir=pages_dir, index=index, folder=folder, official=official, docs=docs, total=total,
+                   per_page=per_page, doc_pages=doc_pages)
+    try:
+        numbers = range(1, total + 1)
+        if workers > 1 and total > 1 and uses_fork():
+            with mp.get_context("fork").Pool(min(workers, total)) as pool:
+                done = list(pool.imap(_part_job, numbers))
+        else:
+            done = [_part_job(n) for n in numbers]
+    finally:
+        _SHARED.clear()
+    for paths, part_rows in done:
+        written += paths
+        rows += part_rows
     _remove_stale_parts(pages_dir, total)
 
     def href(c: dict[str, Any]) -> str | None:
@@ -102,6 +115,20 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
         for line in _index_markdown(summary, official, chart_file, top, errors, rows):
             fh[md_path].write((line + "\n").encode("utf-8"))
     return [*written, html_path, md_path]
+
+
+# What every part needs, set before the parts are rendered (and inherited by forked workers).
+_SHARED: dict[str, Any] = {}
+
+
+def _part_job(number: int) -> tuple[list[Path], list[IndexRow]]:
+    sh = _SHARED
+    per_page = sh["per_page"]
+    chunk = sh["docs"][(number - 1) * per_page:number * per_page]
+    rows: list[IndexRow] = []
+    paths = _write_part(sh["pages_dir"], sh["index"], sh["folder"], sh["official"], chunk,
+                        (number, sh["total"], per_page, len(sh["docs"])), sh["doc_pages"], rows)
+    return paths, rows
 
 
 def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, official: str | None, chunk: list[str],

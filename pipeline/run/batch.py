@@ -28,7 +28,7 @@ from pathlib import Path
 from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, locked_dir, remove_stale_temps
 from pipeline.ingest.read import doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
-from pipeline.records import ArticleError, ArticleResult, Claim
+from pipeline.records import ArticleError, ArticleResult
 from pipeline.run import outdir
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import get_pipeline, process_path, run_fingerprint, warm_up
@@ -278,10 +278,10 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
                 summary.error_docs.append(part["doc"])
             else:
                 summary.succeeded += 1
-            claims = [Claim.from_contract(c) for c in part.get("claims") or []]
-            rows = [c.to_contract() for c in claims]
-            for c in claims:
-                finder.add(c)
+            # a part holds claims as the contract writes them (its version is this run's)
+            rows = part.get("claims") or []
+            for row in rows:
+                finder.add_row(row)
             jsonl.write(jsonl_bytes(rows))
             csv_out.write(_csv_text(csv_row(r) for r in rows))
             summary.claims += len(rows)
