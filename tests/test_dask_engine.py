@@ -80,12 +80,33 @@ def _pipeline_builds() -> int:
 
 
 def test_dask_scheduler_address_warms_each_worker_once(jobs: list[tuple[str, str, Settings]]) -> None:
-    """With a scheduler address the engine uses that cluster, and each worker builds its Pipeline (the
-    loaded language data, KB and tables) once, at warm-up: with one article, the worker that gets no
-    task has built it too, and the one that does has not built it again."""
+    """With a scheduler address the engine uses that cluster, and each worker starts its article process
+    (which loads the language data, KB and tables) once, at warm-up: with one article, the worker that gets
+    no task has started it too, and the one that does has not started another."""
+    from pipeline.run.dask_engine import runner_starts
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        got = dict(map_articles(jobs[:1], scheduler=cluster.scheduler_address))
+        assert list(got) == [0] and got[0].claims
+        assert list(client.run(runner_starts).values()) == [1, 1]
+
+
+def test_without_a_time_limit_each_worker_builds_its_pipeline_once(jobs: list[tuple[str, str, Settings]]) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         client.run(_count_pipeline_builds)
-        got = dict(map_articles(jobs[:1], scheduler=cluster.scheduler_address))
-        assert list(got) == [0] and got[0].claims
+        unlimited = [(p, r, Settings(article_timeout=0)) for p, r, _ in jobs[:1]]
+        got = dict(map_articles(unlimited, scheduler=cluster.scheduler_address))
+        assert got[0].claims
         assert list(client.run(_pipeline_builds).values()) == [1, 1]
+
+
+def test_an_article_past_the_time_limit_is_reported_and_the_workers_go_on(jobs) -> None:
+    """A task cannot be stopped on a dask worker: the article's own process is, and the next article
+    gets a fresh one."""
+    tight = [(p, r, Settings(article_timeout=0.001)) for p, r, _ in jobs if not p.endswith("broken.txt")]
+    got = [res for _, res in map_articles(tight, workers=1)]
+    assert {res.error.error for res in got if res.error} == {"timeout"}
+    assert all("article_timeout" in res.error.detail for res in got if res.error)
+    assert len(got) == len(tight)

@@ -31,7 +31,7 @@ from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.run import outdir
 from pipeline.run.pool import run_jobs, uses_fork
-from pipeline.run.process import get_pipeline, process_path, run_fingerprint, warm_up
+from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -112,19 +112,6 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
 def _work(args: tuple[str, str, Settings]) -> ArticleResult:
     path, root, settings = args
     return process_path(Path(path), Path(root), settings)
-
-
-def _failure_result(doc: str, failure: str, detail: str, path: Path, settings: Settings) -> ArticleResult:
-    try:
-        size = f"{path.stat().st_size} bytes"
-    except OSError:
-        size = "size unknown"
-    if failure == "timeout":
-        text = (f"stopped after {detail} s (setting article_timeout), {size}; the article is too long or "
-                "hits a slow path: split it, or raise article_timeout in [tool.newsclaims]")
-    else:
-        text = f"{detail} while processing it ({size}); other articles were not affected: please report it"
-    return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, failure, text))
 
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
@@ -220,6 +207,8 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
 
         for index, result in map_articles(jobs, scheduler=scheduler, workers=max(1, workers)):
             _, doc, digest = todo[index]
+            if result.error and result.error.error == "timeout":
+                summary.timeouts += 1
             record(result, doc, digest)
         return
     if settings.article_timeout <= 0:
@@ -239,7 +228,7 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
             continue
         if outcome.failure == "timeout":
             summary.timeouts += 1
-        record(_failure_result(doc, outcome.failure, outcome.detail, path, settings), doc, digest)
+        record(failure_result(doc, outcome.failure, outcome.detail, path), doc, digest)
 
 
 def _rel(name: str | os.PathLike | None, root: Path) -> str:

@@ -15,14 +15,18 @@ is started and torn down around the run; with one, the workers there must have n
 and see the article paths.  LocalCluster spawns its workers, so a script that calls this needs the usual
 `if __name__ == "__main__":` guard (the `newsclaims` command has it).
 
-Not here (yet): the per-article time limit (settings.article_timeout) that the local pool enforces.  Dask
-cannot stop one running task short of restarting its worker; a worker that dies is retried by the
-scheduler, and a task that keeps killing workers comes back as a "crashed" error result.
+The per-article time limit (settings.article_timeout) holds here too: dask cannot stop a running task
+short of restarting its worker, so each worker runs its articles in a child process of its own
+(pipeline/run/isolated.py), started at warm-up and replaced when an article passes the limit.  A worker
+that dies is retried by the scheduler, and a task that keeps killing workers comes back as a "crashed"
+error result.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import queue
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +34,8 @@ from typing import Any
 
 from pipeline.errors import ConfigError
 from pipeline.records import ArticleError, ArticleResult
-from pipeline.run.process import process_path, warm_up
+from pipeline.run.isolated import IsolatedRunner
+from pipeline.run.process import failure_result, process_path, warm_up
 from pipeline.settings import Settings
 
 INSTALL_HINT = "the dask engine needs the 'dask' extra: pip install 'newsclaims[dask]'"
@@ -51,8 +56,45 @@ def _distributed() -> Any:
     return distributed
 
 
+# Per worker process: idle article processes (one per worker thread in use), see _run_job.
+_RUNNERS: queue.SimpleQueue[IsolatedRunner] = queue.SimpleQueue()
+
+
+def limited(settings: Settings) -> bool:
+    return 0 < settings.article_timeout < math.inf
+
+
 def _run_job(path: str, root: str, settings: Settings) -> ArticleResult:
-    return process_path(Path(path), Path(root), settings)
+    """The article, under settings.article_timeout: in a child process of this worker that is killed when
+    the limit passes (a dask task cannot be stopped otherwise), so the worker stays healthy and the
+    article is reported as "timeout", as the local pool does.  Without a limit, here in the worker."""
+    if not limited(settings):
+        return process_path(Path(path), Path(root), settings)
+    try:
+        runner = _RUNNERS.get_nowait()
+    except queue.Empty:
+        runner = IsolatedRunner([settings])
+    try:
+        result, failure, detail = runner.run((path, root, settings), settings.article_timeout)
+    finally:
+        _RUNNERS.put(runner)
+    if result is not None:
+        return result
+    doc = _doc(path, root)
+    return failure_result(doc, failure or "crashed", detail, Path(path))
+
+
+def runner_starts() -> int:
+    """Article processes started by this worker so far (for tests: a warm worker starts one)."""
+    runners = []
+    while True:
+        try:
+            runners.append(_RUNNERS.get_nowait())
+        except queue.Empty:
+            break
+    for r in runners:
+        _RUNNERS.put(r)
+    return sum(r.starts for r in runners)
 
 
 def _plugin(settings: list[Settings]) -> Any:
@@ -69,25 +111,51 @@ def _plugin(settings: list[Settings]) -> Any:
             # In a thread, not on the worker's event loop: loading takes seconds and the worker must
             # keep answering the scheduler meanwhile.
             loop = asyncio.get_running_loop()
-            for s in self.settings:
-                try:
-                    await loop.run_in_executor(None, warm_up, s)
-                except Exception:  # noqa: BLE001 - the articles will report the error themselves
-                    log.exception("newsclaims warm-up failed on %s", worker.address)
+            try:
+                await loop.run_in_executor(None, _warm, self.settings)
+            except Exception:  # noqa: BLE001 - the articles will report the error themselves
+                log.exception("newsclaims warm-up failed on %s", worker.address)
+
+        def teardown(self, worker: Any) -> None:
+            _stop_runners()  # a module-level function: cloudpickle sends it by name, not the queue it uses
 
     return WarmUp(settings)
+
+
+def _stop_runners() -> None:
+    while True:
+        try:
+            _RUNNERS.get_nowait().stop()
+        except queue.Empty:
+            return
+
+
+def _warm(settings: list[Settings]) -> None:
+    """Load what the first article needs: the article process (time-limited runs), or this process."""
+    timed = [s for s in settings if limited(s)]
+    if timed:
+        runner = IsolatedRunner(timed)
+        runner.start()
+        _RUNNERS.put(runner)
+    for s in settings:
+        if not limited(s):
+            warm_up(s)
+
+
+def _doc(path: str, root: str) -> str:
+    from pipeline.ingest.read import doc_id
+
+    try:
+        return doc_id(Path(path), Path(root))
+    except Exception:  # noqa: BLE001 - a path outside root still needs a result
+        return str(path)
 
 
 def _lost(job: Job, exc: BaseException) -> ArticleResult:
     """The result for a task the cluster could not finish: its worker died (out of memory, a crash in C
     code) as often as the scheduler allows.  "crashed", as the local pool says, so a rerun retries it."""
-    from pipeline.ingest.read import doc_id
-
     path, root, _ = job
-    try:
-        doc = doc_id(Path(path), Path(root))
-    except Exception:  # noqa: BLE001 - a path outside root still needs a result
-        doc = str(path)
+    doc = _doc(path, root)
     detail = (f"the dask worker processing it died ({type(exc).__name__}: {exc}); other articles were not "
               "affected: please report it")
     return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, "crashed", detail))

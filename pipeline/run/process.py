@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 # Parts of the package that cannot change what an article yields: editing them keeps earlier parts valid.
 _NOT_PER_ARTICLE = ("report/", "review/", "cli.py", "fileio.py", "run/batch.py", "run/pool.py", "run/outdir.py",
-                    "run/dask_engine.py")
+                    "run/dask_engine.py", "run/isolated.py")
 
 
 @lru_cache(maxsize=1)
@@ -140,6 +140,21 @@ def process_path(path: Path, root: Path, settings: Settings) -> ArticleResult:
         detail = (f"internal error {type(exc).__name__}: {exc} (at {Path(last.filename).name}:{last.lineno}); "
                   "please report it with the article")
         return ArticleResult(doc=doc, sha256=article.sha256, error=ArticleError(doc, "internal", detail))
+
+
+def failure_result(doc: str, failure: str, detail: str, path: Path) -> ArticleResult:
+    """The result of an article whose process was stopped ("timeout", after `detail` seconds) or died
+    ("crashed", `detail` says how), with what to do about it."""
+    try:
+        size = f"{path.stat().st_size} bytes"
+    except OSError:
+        size = "size unknown"
+    if failure == "timeout":
+        text = (f"stopped after {detail} s (setting article_timeout), {size}; the article is too long or "
+                "hits a slow path: split it, or raise article_timeout in [tool.newsclaims]")
+    else:
+        text = f"{detail} while processing it ({size}); other articles were not affected: please report it"
+    return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, failure, text))
 
 
 def extract_text(text: str, doc: str = "<text>", settings: Settings | None = None) -> list[Claim]:
