@@ -70,7 +70,7 @@ def test_a_partial_rebuild_gives_the_same_rows(mlperf: Path):
 @pytest.mark.parametrize("round_id", list(ROUNDS))
 def test_shipped_tables_read_with_plain_pandas(round_id: str):
     df = pd.read_csv(SHIPPED / f"{round_id}.csv")
-    assert list(df.columns) == COLUMNS
+    assert list(df.columns) == list(COLUMNS)
     assert list(pd.read_csv(SHIPPED / "runs" / f"{round_id}.csv").columns) == RUN_COLUMNS
     assert df["record_id"].is_unique
     assert set(df["round"]) == {round_id}

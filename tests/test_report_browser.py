@@ -1,54 +1,18 @@
 """report.html in a real browser: headless Chromium (Debian's package) driven by playwright.
 
-Playwright's own browser download is not available here, so the test launches the system Chromium
-(NEWSCLAIMS_CHROMIUM, else `chromium` on PATH).  Locally the test skips when either is missing; under CI
-(CI=true) a missing browser is a failure, since .ci/setup-browser installs both.
+The `browser` fixture (tests/conftest.py) launches the system Chromium; locally the test skips when it or
+playwright is missing, under CI (CI=true) that is a failure, since .ci/setup-browser installs both.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pipeline.report import write_reports
-
-SETUP_HINT = "run .ci/setup-browser (apt-get install chromium fonts-noto-cjk; .venv/bin/pip install playwright)"
-
-
-def _chromium() -> str | None:
-    for candidate in (os.environ.get("NEWSCLAIMS_CHROMIUM"), shutil.which("chromium"),
-                      shutil.which("chromium-browser"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def _missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must run the browser test: {SETUP_HINT}")
-    pytest.skip(f"{reason}: {SETUP_HINT}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright for Python is not installed")
-    executable = _chromium()
-    if executable is None:
-        _missing("no headless Chromium found (chromium not on PATH, NEWSCLAIMS_CHROMIUM unset)")
-    with sync_playwright() as p:
-        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
 
 
 class Page:

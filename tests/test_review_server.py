@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +19,6 @@ from test_review_support import claims_of, review_run  # noqa: F401
 
 from pipeline.review.gold import LOG_NAME, GoldStore
 from pipeline.review.server import make_server
-
-SETUP_HINT = "run .ci/setup-browser (apt-get install chromium; .venv/bin/pip install playwright)"
 
 
 @pytest.fixture()
@@ -144,28 +140,6 @@ def test_a_doc_that_would_write_outside_annotations_is_refused(server: Any, revi
 
 
 # -- in a browser ---------------------------------------------------------------------------------------
-
-def _missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must run the browser test: {SETUP_HINT}")
-    pytest.skip(f"{reason}: {SETUP_HINT}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright for Python is not installed")
-    exe = next((p for p in (os.environ.get("NEWSCLAIMS_CHROMIUM"), shutil.which("chromium"),
-                            shutil.which("chromium-browser")) if p and os.access(p, os.X_OK)), None)
-    if exe is None:
-        _missing("no headless Chromium found (chromium not on PATH, NEWSCLAIMS_CHROMIUM unset)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
 
 def test_review_with_the_keyboard_in_a_browser(browser: Any, server: Any, review_run: Path, tmp_path: Path) -> None:  # noqa: F811
     from playwright.sync_api import expect

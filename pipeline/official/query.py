@@ -17,31 +17,11 @@ import pandas as pd
 from pipeline.errors import OfficialTableError
 from pipeline.official.answers import CountUnder, Leads, OfficialResult, Speedup, SystemSize
 from pipeline.official.statements import Statement, load_statements
-from pipeline.official.validate import read_table
+from pipeline.official.validate import REQUIRED, read_table
 
 # Shipped with the repository, next to the package (corpora/official).
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
 TABLE_GLOB = "training-v*.csv"
-REQUIRED = (
-    "record_id",
-    "round",
-    "division",
-    "category",
-    "submitter",
-    "org",
-    "system",
-    "accelerator",
-    "accelerator_count",
-    "host_count",
-    "framework",
-    "benchmark",
-    "minutes",
-    "runs_used",
-    "runs_total",
-    "scorer",
-    "status",
-    "warning",
-)
 
 
 def _none(value: Any) -> Any:

@@ -22,49 +22,8 @@ from pipeline.official.logs import RunLog, read_run
 from pipeline.official.scoring import ROUND_RULE, Score, package_score, package_scorer_name, round_rule_score
 from pipeline.official.systems import SystemInfo, read_system
 from pipeline.official.tree import BenchmarkFolder, RoundTree, find_rounds
+from pipeline.official.validate import COLUMNS, INT_COLUMNS
 
-COLUMNS = [
-    "record_id",
-    "round",
-    "division",
-    "category",
-    "submitter",
-    "org",
-    "system",
-    "system_name",
-    "accelerator",
-    "accelerator_model",
-    "accelerator_count",
-    "host_count",
-    "framework",
-    "framework_raw",
-    "benchmark",
-    "minutes",
-    "seconds",
-    "runs_used",
-    "runs_valid",
-    "runs_failed",
-    "runs_missing",
-    "runs_total",
-    "runs_required",
-    "scorer",
-    "status",
-    "warning",
-    "note",
-    "minutes_recomputed",
-    "system_file",
-    "source",
-]
-INT_COLUMNS = [
-    "accelerator_count",
-    "host_count",
-    "runs_used",
-    "runs_valid",
-    "runs_failed",
-    "runs_missing",
-    "runs_total",
-    "runs_required",
-]
 RUN_COLUMNS = [
     "record_id",
     "file",

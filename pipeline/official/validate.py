@@ -24,6 +24,15 @@ from pipeline.errors import OfficialTableError
 _ID = re.compile(r"^[a-z0-9][a-z0-9._+\-]*$")
 DIVISIONS = ("closed", "open")
 STATUSES = ("scored", "no_score")
+# The official table's columns, in order (pipeline/official/table.py writes them), and those the query
+# API needs to answer (a table written by hand may leave the others out).
+COLUMNS = ("record_id", "round", "division", "category", "submitter", "org", "system", "system_name", "accelerator",
+           "accelerator_model", "accelerator_count", "host_count", "framework", "framework_raw", "benchmark",
+           "minutes", "seconds", "runs_used", "runs_valid", "runs_failed", "runs_missing", "runs_total",
+           "runs_required", "scorer", "status", "warning", "note", "minutes_recomputed", "system_file", "source")
+REQUIRED = ("record_id", "round", "division", "category", "submitter", "org", "system", "accelerator",
+            "accelerator_count", "host_count", "framework", "benchmark", "minutes", "runs_used", "runs_total",
+            "scorer", "status", "warning")
 FLOAT_COLUMNS = ("minutes", "seconds", "minutes_recomputed")
 INT_COLUMNS = ("accelerator_count", "host_count", "runs_used", "runs_valid", "runs_failed", "runs_missing",
                "runs_total", "runs_required")
