@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.records import Article
@@ -43,3 +45,54 @@ def test_traditional_text_is_analysed_as_simplified_with_same_length():
 def test_simplified_proper_names_are_not_converted():
     analysis, traditional = analysis_text("华为此次使用了 512 个昇腾 910 芯片。")
     assert not traditional and "昇腾" in analysis
+
+
+@pytest.mark.parametrize("text", [
+    "谷歌训练 BERT 只用了 23 秒。英伟达打破了八项纪录！",
+    "他说：“我们需要更大的基准测试。”随后离开了。",
+    "  前导空格，两个  空格\t制表符。。。  “引号”！？后面 还有",
+    "TPU v3 Pod(1024 块芯片)在 ResNet-50 上用时 1.28 分钟...下一句",
+    "第一句。 第二句 。第三句……第四句?!",
+])
+def test_chinese_tokens_and_sentences_match_spacy(text: str):
+    """pipeline.segment.jieba_doc gives spaCy's blank zh pipeline's tokens and sentences without a Doc."""
+    from pipeline.lang.loader import load_language
+    from pipeline.segment.jieba_doc import zh_doc
+    from pipeline.segment.sentences import get_nlp
+
+    doc = get_nlp("zh")(text)
+    got = zh_doc(text, frozenset(load_language("zh").terminators))
+    assert got.starts == [t.idx for t in doc]
+    assert got.ends == [t.idx + len(t) for t in doc]
+    assert got.sentences == [(s.start_char, s.end_char) for s in doc.sents]
+
+
+@pytest.mark.parametrize("text", ["谷歌 TPU v3 芯片", "Google 的 TPU", "〇²½ⅫΣσ", "\U00020000\ufa6e\u9fff", ""])
+def test_cjk_share_counts_like_a_character_loop(text: str):
+    from pipeline.segment.normalize import is_cjk
+    from pipeline.segment.sentences import _cjk_share
+
+    cjk = sum(map(is_cjk, text))
+    letters = sum(1 for c in text if c.isalpha() and not is_cjk(c))
+    assert _cjk_share(text) == (cjk / (cjk + letters / 5) if cjk + letters else 0.0)
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "articles"
+
+
+@pytest.mark.parametrize("path", sorted(p for p in CORPUS.rglob("*") if p.suffix in (".txt", ".md", ".html")),
+                         ids=lambda p: p.name[:30])
+def test_both_segmenters_give_the_same_sentences_and_word_boundaries(path: Path):
+    from pipeline.ingest.read import read_article
+
+    article = read_article(path, CORPUS)
+    by_spacy, by_jieba = segment(article, segmenter="spacy"), segment(article, segmenter="jieba")
+    assert by_spacy.sentences == by_jieba.sentences and by_spacy.boundaries == by_jieba.boundaries
+
+
+def test_an_unknown_segmenter_is_a_settings_error():
+    from pipeline.errors import ConfigError
+    from pipeline.settings import Settings
+
+    with pytest.raises(ConfigError, match="segmenter must be one of spacy, jieba"):
+        Settings().updated({"segmenter": "stanza"}, source="pyproject.toml")

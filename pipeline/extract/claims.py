@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from pipeline.extract.dates import find_dates
 from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, cached, find_numbers
+from pipeline.extract.prefilter import Prefilter, Text, prefilter
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
 from pipeline.lang.loader import Language, load_language
 from pipeline.records import Claim, Sentence
@@ -27,15 +29,26 @@ class _Cue:
 def blocked_spans(text: str, langs: list[Language], offset: int = 0) -> list[tuple[int, int]]:
     """Spans of the analysis text that hold no claim (versions, model names, footnote ids...), as
     article offsets when `text` starts at `offset`."""
-    patterns: dict[str, re.Pattern[str]] = {}
-    for lang in langs:
-        patterns.update(lang.not_claims)  # mixed languages share pattern names: run each once
     spans: set[tuple[int, int]] = set()
-    for rx in patterns.values():
+    view = Text(text)
+    for rx, may_match in _not_claim_patterns(langs):
+        if not may_match(view):  # most patterns need text this sentence lacks ("@", "第", a digit)
+            continue
         for m in rx.finditer(text):
             if m.end() > m.start():
                 spans.add((offset + m.start(), offset + m.end()))
     return sorted(spans)
+
+
+def _not_claim_patterns(langs: list[Language]) -> list[tuple[re.Pattern[str], Prefilter]]:
+    def build() -> list[tuple[re.Pattern[str], Prefilter]]:
+        patterns: dict[str, re.Pattern[str]] = {}
+        for lang in langs:
+            patterns.update(lang.not_claims)  # mixed languages share pattern names: run each once
+        return [(rx, prefilter(rx)) for rx in patterns.values()]
+    if not langs:
+        return []
+    return cached(langs[0], "not_claims+" + "+".join(lang.code for lang in langs[1:]), build)
 
 
 # Context on each side of a sentence that not-claim patterns see (footnote markers after a full stop,
@@ -104,13 +117,17 @@ class SentenceExtractor:
         self.text = seg.analysis
         self.sent = sent
         self.lang = lang
-        a = max(0, sent.start - BLOCK_CONTEXT)
-        b = min(len(self.text), sent.end + BLOCK_CONTEXT)
-        # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
-        self.blocked = blocked_spans(self.text[a:b], [load_language(c) for c in ("zh", "en")], a)
         self.settings = settings
         self.article_year = article_year
         self.latin = not lang.cjk
+
+    @cached_property
+    def blocked(self) -> list[tuple[int, int]]:
+        """Not-claim spans around the sentence, found only once a number or date needs them."""
+        a = max(0, self.sent.start - BLOCK_CONTEXT)
+        b = min(len(self.text), self.sent.end + BLOCK_CONTEXT)
+        # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
+        return blocked_spans(self.text[a:b], [load_language(c) for c in ("zh", "en")], a)
 
     def run(self) -> list[Claim]:
         s0, s1 = self.sent.start, self.sent.end
@@ -373,7 +390,7 @@ def _may_hold_number(text: str, lang: Language) -> bool:
         "0123456789" + "".join(lang.digits) + "".join(lang.scales) + "".join(lang.half)
         + "".join(f[0] for f in lang.vague) + "".join(lang.vague_prefixes)
         + "".join(f[0] for f in lang.implicit_ratios if not f.isascii())))
-    if any(c in chars for c in text):
+    if not chars.isdisjoint(text):
         return True
     if lang.words or lang.indefinite or lang.implicit_ratios:
         return True  # English number words need the word scan

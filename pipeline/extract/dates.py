@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.extract.numbers import parse_cjk
+from pipeline.extract.prefilter import Text, prefilter
 from pipeline.lang.loader import Language
 
 
@@ -74,7 +75,7 @@ def _num(s: str | None, lang: Language) -> int | None:
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None) -> list[DateMatch]:
     d = lang.dates
     # every date pattern needs a digit, or (Chinese) a year/month word
-    if not any(c.isdigit() for c in text) and not (
+    if not any(map(str.isdigit, text)) and not (
             lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)):
         return []
     lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
@@ -82,7 +83,10 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     rel_years = {k.lower(): v for k, v in (d.get("relative_years") or {}).items()}
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
+    view = Text(text)
     for name, rx in _regexes(lang):
+        if not prefilter(rx)(view):  # month names, 年, a digit...: skip a pattern whose words are absent
+            continue
         for m in rx.finditer(text):
             s, e = m.start(), m.end()
             if name == "cue_y":

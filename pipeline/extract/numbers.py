@@ -48,13 +48,27 @@ def _by_first_char(forms: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in groups.items()}
 
 
+_GROUPS: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}
+
+
+def _groups(forms: tuple[str, ...] | list[str]) -> dict[str, tuple[str, ...]]:
+    """_by_first_char of a tuple of forms, looked up by identity: hashing a long tuple on every call
+    cost more than the match (the language data's tuples live as long as the process)."""
+    if type(forms) is not tuple:
+        return _by_first_char(tuple(forms))
+    hit = _GROUPS.get(id(forms))
+    if hit is None or hit[0] is not forms:
+        hit = _GROUPS[id(forms)] = (forms, _by_first_char(forms))
+    return hit[1]
+
+
 def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False) -> str | None:
     """Longest form that `text` starts with at `pos`.  Forms made of Latin letters match
     case-insensitively and only as whole words; CJK forms match exactly."""
     if pos >= len(text):
         return None
     ch = text[pos]
-    candidates = _by_first_char(tuple(forms)).get(ch.lower() if ch.isascii() else ch, ())
+    candidates = _groups(forms).get(ch.lower() if ch.isascii() else ch, ())
     for form in candidates:
         seg = text[pos:pos + len(form)]
         if form.isascii():

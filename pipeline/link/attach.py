@@ -96,7 +96,7 @@ class _Article:
                 mentions = merge_mentions(mentions, ner(s.text), kb, s.start, s.text)
             spans = frames.clauses(s.text, s.start, self.rules.clause_delimiters, self.rules.clause_continuations)
             self.sents[s.index] = _Sent(s, mentions, list(a.cues), spans,
-                                        asides=frames.asides(s.text, s.start, self.rules.brackets))
+                                        asides=frames.asides(s.text, s.start, self._brackets(s.text)))
             self.order.append(s.index)
         self._blocks()
         self.round = self._article_round(meta, claims)
@@ -115,6 +115,10 @@ class _Article:
             named = [m for m in st.mentions if m.id and m.how != "date"]
             sizes = frames.list_sizes(st.s.text, st.s.start, named, self.rules.list_separators)
             st.list_size = {id(m): sizes[i] for i, m in enumerate(named)}
+
+    def _brackets(self, text: str) -> list[tuple[str, str]]:
+        """The bracket pairs whose opening one occurs in `text` (the others bracket nothing)."""
+        return [(o, c) for o, c in self.rules.brackets if o in text]
 
     def _in_order(self) -> list[_Sent]:
         return [self.sents[i] for i in self.order]

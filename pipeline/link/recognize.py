@@ -1,5 +1,5 @@
-"""Entity mentions in a text, with character offsets: a spaCy EntityRuler over the knowledge base's
-aliases, then fuzzy matching (rapidfuzz) for misspelt names.
+"""Entity mentions in a text, with character offsets: the knowledge base's aliases matched over spaCy
+tokens with an EntityRuler's rules (Recognizer), then fuzzy matching (rapidfuzz) for misspelt names.
 
 Tokenization: `spacy.blank("en")` with one change -- every CJK character is a token of its own.  Latin
 words stay whole, so an alias only matches whole words ("vert" in "convert" is not a token, "SSD" in
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import process
@@ -93,17 +94,24 @@ def _latin(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+@lru_cache(maxsize=4096)
+def _fold_lower(form: str) -> str:
+    return fold(form).lower()
+
+
 def vetoed(text: str, start: int, end: int, before: tuple[str, ...], after: tuple[str, ...]) -> bool:
     """True when the text right before the span ends with a `before` form or the text right after starts
     with an `after` form (spaces skipped; a Latin form must be a whole word)."""
-    left = text[:start].rstrip().lower()
-    right = text[end:].lstrip().lower()
+    if before:
+        left = text[:start].rstrip().lower()
+    if after:
+        right = text[end:].lstrip().lower()
     for form in before:
-        f = fold(form).lower()
+        f = _fold_lower(form)
         if left.endswith(f) and not (_latin(f[0]) and len(left) > len(f) and _latin(left[-len(f) - 1])):
             return True
     for form in after:
-        f = fold(form).lower()
+        f = _fold_lower(form)
         if right.startswith(f) and not (_latin(f[-1]) and len(right) > len(f) and _latin(right[len(f)])):
             return True
     return False
@@ -135,34 +143,45 @@ def _digit_safe(cand: str, alias: str) -> bool:
 
 
 class Recognizer:
-    """The compiled matcher for one knowledge base (built once; `get_recognizer` caches it on the KB)."""
+    """The compiled matcher for one knowledge base (built once; `get_recognizer` caches it on the KB).
+
+    Only spaCy's tokenizer is used at run time: patterns are matched over token texts here, as the
+    EntityRuler and PhraseMatcher would (same tokens, same longest-first choice), without building
+    Token objects or running pipeline components, which cost most of the time on Chinese text (one token
+    per character)."""
 
     def __init__(self, kb: KnowledgeBase) -> None:
-        from spacy.matcher import PhraseMatcher
-
         self.kb = kb
         self.rules = kb.linking
         self._memo: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
+        from spacy.attrs import IDX, LENGTH
+
         self.nlp = _blank_nlp()
-        ruler = self.nlp.add_pipe("entity_ruler", config={"phrase_matcher_attr": "LOWER"})
-        patterns: list[dict[str, Any]] = []
+        self._offsets = [IDX, LENGTH]
         self.forms: dict[tuple[str, str, tuple[str, ...]], Alias] = {}
+        # entity patterns by first token: cased aliases on the exact text, the others lowercased
+        self._cased: _Index = {}
+        self._caseless: _Index = {}
         for a in kb.aliases:
-            tokens = [t.text for t in self.nlp.make_doc(fold(a.text))]
-            key = (a.type, a.id, tuple(t.lower() for t in tokens))
+            tokens = self._words(fold(a.text))
+            lower = tuple(t.lower() for t in tokens)
+            key = (a.type, a.id, lower)
             # a listed name outranks the same tokens listed as a description or context form
             if key not in self.forms or a.kind in ("alias", "cased", "generic"):
                 self.forms[key] = a
-            pattern: Any = [{"ORTH": t} for t in tokens] if a.kind == "cased" else fold(a.text)
-            patterns.append({"label": a.type, "pattern": pattern, "id": a.id})
-        ruler.add_patterns(patterns)
+            if a.kind == "cased":
+                _add(self._cased, tuple(tokens), (a.type, a.id))
+            else:
+                _add(self._caseless, lower, (a.type, a.id))
 
-        self.cue_matcher = PhraseMatcher(self.nlp.vocab, attr="LOWER")
         self.cue_keys: dict[str, set[str]] = {}
+        self._cue_index: _Index = {}
         for phrase, keys in self.rules.cues.items():
             label = fold(phrase).lower()
             self.cue_keys.setdefault(label, set()).update(keys)
-            self.cue_matcher.add(label, [self.nlp.make_doc(fold(phrase))])
+            _add(self._cue_index, tuple(t.lower() for t in self._words(fold(phrase))), label)
+        self._cue_keyset = {label: frozenset(keys) for label, keys in self.cue_keys.items()}
+        self._cue_kinds = {label: {k.split(":")[0] for k in keys} for label, keys in self.cue_keys.items()}
 
         # fuzzy candidates: single-token names of the fuzzy types
         self.fuzzy_cased: dict[str, Alias] = {}
@@ -171,11 +190,19 @@ class Recognizer:
             entry = kb.get(a.type, a.id)
             if (a.kind in ("alias", "cased") and a.type in self.rules.fuzzy_types and entry is not None
                     and entry.fuzzy and len(fold(a.text)) >= self.rules.fuzzy_min_len
-                    and len(self.nlp.make_doc(fold(a.text))) == 1):
+                    and len(self._words(fold(a.text))) == 1):
                 if a.kind == "cased":
                     self.fuzzy_cased[fold(a.text)] = a
                 else:
                     self.fuzzy_caseless[fold(a.text).lower()] = a
+        self._fuzzy_memo: dict[str, tuple[int, float, Alias] | None] = {}
+
+    def _tokens(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each token of spaCy's tokenizer, read as arrays (no Token objects)."""
+        return [(i, i + n) for i, n in self.nlp.tokenizer(text).to_array(self._offsets).tolist()]
+
+    def _words(self, text: str) -> list[str]:
+        return [text[s:e] for s, e in self._tokens(text)]
 
     # ------------------------------------------------------------------------------------------ matching
 
@@ -194,25 +221,28 @@ class Recognizer:
 
     def _analyze(self, text: str, offset: int) -> Analysis:
         folded = fold(text)
-        doc = self.nlp(folded)
+        spans = self._tokens(folded)
+        words = [folded[s:e] for s, e in spans]
+        lower = [w.lower() for w in words]
         conf = self.rules.confidence
         mentions: list[Mention] = []
         covered: set[int] = set()
-        for ent in doc.ents:
-            covered.update(range(ent.start, ent.end))
-            a = self.forms.get((ent.label_, ent.ent_id_, tuple(t.lower_ for t in ent)))
-            entry = self.kb.get(ent.label_, ent.ent_id_)
+        for i, j, (label, ent_id) in _entities(_find(self._cased, words) + _find(self._caseless, lower)):
+            covered.update(range(i, j))
+            start, end = spans[i][0], spans[j - 1][1]
+            a = self.forms.get((label, ent_id, tuple(lower[i:j])))
+            entry = self.kb.get(label, ent_id)
             if a is None or entry is None:
                 continue
-            if vetoed(folded, ent.start_char, ent.end_char, entry.veto_before, entry.veto_after):
+            if vetoed(folded, start, end, entry.veto_before, entry.veto_after):
                 continue
-            mentions.append(self._mention(a, ent.start_char, ent.end_char, text, conf[a.kind]))
-        mentions += self._fuzzy(doc, folded, text, covered)
+            mentions.append(self._mention(a, start, end, text, conf[a.kind]))
+        mentions += self._fuzzy(spans, words, folded, text, covered)
         mentions.sort(key=lambda m: m.start)
         mentions = self._check_context(mentions, folded)
         shifted = tuple(Mention(m.type, m.id, m.start + offset, m.end + offset, m.text, m.confidence, m.how,
                                 m.family) for m in mentions)
-        return Analysis(shifted, self._cues(doc, folded, text, offset))
+        return Analysis(shifted, self._cues(spans, lower, folded, text, offset))
 
     def _mention(self, a: Alias, start: int, end: int, text: str, confidence: float, how: str | None = None
                  ) -> Mention:
@@ -220,14 +250,31 @@ class Recognizer:
         return Mention(a.type, None if generic else a.id, start, end, text[start:end], confidence,
                        how or a.kind, a.id if generic else None)
 
-    def _fuzzy(self, doc: Any, folded: str, text: str, covered: set[int]) -> list[Mention]:
+    def _fuzzy(self, spans: list[tuple[int, int]], words: list[str], folded: str, text: str,
+               covered: set[int]) -> list[Mention]:
         out: list[Mention] = []
-        r = self.rules
-        for tok in doc:
-            word = tok.text
-            if tok.i in covered or word in r.fuzzy_never or not _name_like(word):
+        memo = self._fuzzy_memo
+        for i, word in enumerate(words):
+            if i in covered:
                 continue
-            best: tuple[int, float, Alias] | None = None
+            best = memo[word] if word in memo else self._closest(word)
+            if best is None:
+                continue
+            a = best[2]
+            entry = self.kb.get(a.type, a.id)
+            start, end = spans[i]
+            if entry is None or vetoed(folded, start, end, entry.veto_before, entry.veto_after):
+                continue
+            out.append(self._mention(a, start, end, text, round(best[1] * self.rules.confidence["fuzzy"], 3),
+                                     "fuzzy"))
+        return out
+
+    def _closest(self, word: str) -> tuple[int, float, Alias] | None:
+        """The fuzzy alias nearest to `word` (distance, similarity, alias), or None for a token that is
+        not a candidate name; memoized, since words recur."""
+        r = self.rules
+        best: tuple[int, float, Alias] | None = None
+        if word not in r.fuzzy_never and _name_like(word):
             for query, choices in ((word, self.fuzzy_cased), (word.lower(), self.fuzzy_caseless)):
                 for form, dist, _ in process.extract(query, list(choices), scorer=Levenshtein.distance,
                                                      score_cutoff=2, limit=5):
@@ -237,15 +284,10 @@ class Recognizer:
                     sim = 1.0 - dist / max(len(form), len(query))
                     if best is None or (dist, -sim) < (best[0], -best[1]):
                         best = (dist, sim, choices[form])
-            if best is None:
-                continue
-            a = best[2]
-            entry = self.kb.get(a.type, a.id)
-            start, end = tok.idx, tok.idx + len(word)
-            if entry is None or vetoed(folded, start, end, entry.veto_before, entry.veto_after):
-                continue
-            out.append(self._mention(a, start, end, text, round(best[1] * r.confidence["fuzzy"], 3), "fuzzy"))
-        return out
+        if len(self._fuzzy_memo) > 65536:
+            self._fuzzy_memo.clear()
+        self._fuzzy_memo[word] = best
+        return best
 
     def _check_context(self, mentions: list[Mention], folded: str) -> list[Mention]:
         """A context-only form ("Research") stands only right after a mention of the type it needs."""
@@ -260,21 +302,56 @@ class Recognizer:
             out.append(m)
         return out
 
-    def _cues(self, doc: Any, folded: str, text: str, offset: int) -> tuple[Cue, ...]:
-        spans = [(s, e, self.nlp.vocab.strings[mid]) for mid, s, e in self.cue_matcher(doc)]
+    def _cues(self, spans: list[tuple[int, int]], lower: list[str], folded: str, text: str, offset: int
+              ) -> tuple[Cue, ...]:
         out: list[Cue] = []
         taken: list[tuple[int, int, set[str]]] = []
-        for s, e, label in sorted(spans, key=lambda x: (-(x[1] - x[0]), x[0])):
-            cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1])
-            kinds = {k.split(":")[0] for k in self.cue_keys[label]}
-            if any(ts <= cs and ce <= te and kinds & tk for ts, te, tk in taken):
+        for s, e, label in sorted(_find(self._cue_index, lower), key=lambda x: (-(x[1] - x[0]), x[0])):
+            cs, ce = spans[s][0], spans[e - 1][1]
+            kinds = self._cue_kinds[label]
+            if taken and any(ts <= cs and ce <= te and kinds & tk for ts, te, tk in taken):
                 continue  # 比 inside 相比于: the longer phrase of the same kind is the cue
             before, after = self.rules.cue_veto.get(label, ((), ()))
             if vetoed(folded, cs, ce, before, after):
                 continue
             taken.append((cs, ce, kinds))
-            out.append(Cue(frozenset(self.cue_keys[label]), cs + offset, ce + offset, text[cs:ce]))
+            out.append(Cue(self._cue_keyset[label], cs + offset, ce + offset, text[cs:ce]))
         return tuple(sorted(out, key=lambda c: c.start))
+
+
+# token patterns by their first token: first token -> [(all tokens, payload)]
+_Index = dict[str, list[tuple[tuple[str, ...], Any]]]
+
+
+def _add(index: _Index, tokens: tuple[str, ...], payload: Any) -> None:
+    entries = index.setdefault(tokens[0], [])
+    if (tokens, payload) not in entries:
+        entries.append((tokens, payload))
+
+
+def _find(index: _Index, words: list[str]) -> list[tuple[int, int, Any]]:
+    """Every (start token, end token, payload) where a pattern's tokens occur, overlaps included (as
+    spaCy's PhraseMatcher and Matcher report them)."""
+    out = []
+    for i in [i for i, w in enumerate(words) if w in index]:  # most tokens start no pattern
+        for tokens, payload in index[words[i]]:
+            n = len(tokens)
+            if n == 1 or tuple(words[i:i + n]) == tokens:
+                out.append((i, i + n, payload))
+    return out
+
+
+def _entities(matches: list[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:
+    """The EntityRuler's choice among matches: longest first, then leftmost, skipping any that touches
+    a chosen one; returned in text order.  (Two entries whose aliases tokenize alike would tie on a span;
+    the KB has none, and the first found is kept.)"""
+    seen: set[int] = set()
+    chosen = []
+    for i, j, payload in sorted(dict.fromkeys(matches), key=lambda m: (m[0] - m[1], m[0])):
+        if i not in seen and j - 1 not in seen:
+            chosen.append((i, j, payload))
+            seen.update(range(i, j))
+    return sorted(chosen)
 
 
 def get_recognizer(kb: KnowledgeBase | None = None) -> Recognizer:

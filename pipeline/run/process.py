@@ -83,7 +83,7 @@ class Pipeline:
 
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
         """Segment, extract and link one article."""
-        seg = segment(article)
+        seg = segment(article, segmenter=self.settings.segmenter)
         claims = extract_claims(seg, self.settings)
         claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims

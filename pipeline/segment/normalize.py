@@ -7,6 +7,7 @@ offset found in it is an offset in the original.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # Full-width forms folded to ASCII: digits, letters and the few symbols that occur inside numbers.
@@ -17,8 +18,13 @@ _FOLD.update({"％": "%", "．": ".", "＋": "+", "－": "-", "／": "/", "\u300
 _FOLD_TABLE = str.maketrans(_FOLD)
 
 
+# str.translate looks every character up in the table; most texts hold none of these, which one
+# regex search tells.
+_FOLD_ANY = re.compile("[" + "".join(re.escape(c) for c in _FOLD) + "]")
+
+
 def fold_width(text: str) -> str:
-    return text.translate(_FOLD_TABLE)
+    return text.translate(_FOLD_TABLE) if _FOLD_ANY.search(text) else text
 
 
 @lru_cache(maxsize=1)
@@ -40,22 +46,28 @@ def is_cjk(ch: str) -> bool:
     return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F or 0xF900 <= o <= 0xFAFF
 
 
+# The same ranges as is_cjk, for counting or collecting a whole text's ideographs in one C-level pass.
+CJK_RE = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002fa1f\uf900-\ufaff]")
+
+
 def _changed(sample: str, conv) -> int:
     converted = conv.convert(sample)
     if len(converted) != len(sample):
         return sum(1 for c in sample if conv.convert(c) != c)
-    return sum(1 for a, b in zip(sample, converted, strict=True) if a != b)
+    return sum(map(str.__ne__, sample, converted))  # same length: characters that differ
 
 
 def traditional_share(text: str) -> float:
     """How Traditional the text is: the share of CJK characters that t2s changes, counted only when
     Traditional-only characters outnumber Simplified-only ones (昇腾 is Simplified text, though t2s
     turns 昇 into 升)."""
-    cjk = [c for c in text if is_cjk(c)]
+    cjk = CJK_RE.findall(text)
     if not cjk:
         return 0.0
     sample = "".join(cjk[:5000])
     trad = _changed(sample, _t2s())
+    if trad == 0:  # nothing Traditional: the Simplified count cannot matter
+        return 0.0
     simp = _changed(sample, _s2t())
     if trad <= simp:
         return 0.0

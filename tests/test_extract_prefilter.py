@@ -1,0 +1,67 @@
+"""The regex prefilter may only skip a pattern where the pattern cannot match: checked for every
+not-claim and date pattern of every language over the shipped articles, the golden cases and texts
+built to probe case folding."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pipeline.extract.dates import _regexes
+from pipeline.extract.prefilter import DIGIT, Text, prefilter, requirement
+from pipeline.lang.loader import load_language
+
+REPO = Path(__file__).resolve().parents[1]
+CODES = ("zh", "en")
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    out = []
+    for code in CODES:
+        lang = load_language(code)
+        out += [(f"{code}:not_claims.{k}", rx) for k, rx in lang.not_claims.items()]
+        out += [(f"{code}:dates.{k}", rx) for k, rx in _regexes(lang)]
+    return out
+
+
+def _texts() -> list[str]:
+    texts = []
+    for path in sorted((REPO / "corpora" / "articles").rglob("*")):
+        if path.suffix in (".txt", ".md", ".html"):
+            body = path.read_text(encoding="utf-8")
+            texts += [body[i:i + 160] for i in range(0, len(body), 60)]
+    for path in sorted((REPO / "tests" / "cases").rglob("*.yaml")):
+        texts += path.read_text(encoding="utf-8").splitlines()
+    # IGNORECASE equates these with ASCII letters: K (Kelvin) = k, ſ = s, ı and İ = i
+    texts += ["MLPERF V0.7", "\u212aunpeng 920", "a \u017fecond", "fır\u017ft", "F\u0130RST round", "ＭＬＰｅｒｆ 0.7",
+              "Posted on July 4, 2020", "JULY 29, 2020", "每一 个", "第 3 轮", "v-.7", "4096×4096"]
+    return texts
+
+
+@pytest.mark.parametrize(("name", "rx"), _patterns(), ids=[n for n, _ in _patterns()])
+def test_prefilter_never_skips_a_match(name: str, rx: re.Pattern[str]) -> None:
+    pf = prefilter(rx)
+    missed = [t for t in _texts() if rx.search(t) and not pf(Text(t))]
+    assert not missed, f"{name} matches but its prefilter says no: {missed[:3]}"
+
+
+@pytest.mark.parametrize(("pattern", "needles"), [
+    (r"(?i)\bmlperf\s*\d", {("mlperf", True), (DIGIT, False)}),
+    (r"第\s*[一二三]", {("第", False), ("一", False), ("二", False), ("三", False)}),
+    (r"(?:ab|cd)?x", {("x", False)}),
+    (r"(?<=y)z", {("z", False)}),
+    (r"[^a]b", {("b", False)}),
+])
+def test_requirement_reads_literals(pattern: str, needles: set[tuple[str, bool]]) -> None:
+    found = set().union(*requirement(re.compile(pattern)))
+    assert found == needles
+
+
+@pytest.mark.parametrize("char", ["\u212a", "\u017f", "\u0131", "\u0130"])
+def test_folded_view_keeps_ignorecase_matches(char: str) -> None:
+    """Every character that IGNORECASE matches to an ASCII letter becomes that letter in the view."""
+    letters = [c for c in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(c, char, re.IGNORECASE)]
+    assert letters
+    assert all(c in Text(f"x{char}y").folded for c in letters)
