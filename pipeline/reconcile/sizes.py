@@ -79,6 +79,8 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     if _limit(claim, ctx) is not None and not _records_cue(claim):
         return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
+    if has_cue(claim, "unchanged"):  # "the five benchmarks unchanged since last year": what MLPerf said
+        return statement_fact(claim, ctx, "unchanged_benchmarks", ("round",))
     if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
         stated = records_count(claim, ctx)

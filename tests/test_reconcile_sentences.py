@@ -1,0 +1,28 @@
+"""Verdicts of single sentences, end to end (segment, extract, link, reconcile) against the shipped official
+tables and statements: one row per behaviour, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.records import Article
+from pipeline.run.process import get_pipeline
+from pipeline.settings import Settings
+
+V07 = {"round": "training-v0.7"}
+
+# (sentence, claim text, verdict, official)
+CASES = [
+    # "the five benchmarks unchanged since the last round": MLPerf's own statement decides the count
+    ("The consortium says the fastest results on the five benchmarks that did not change since v0.6 improved "
+     "by an average of 2.7x.", "five benchmarks", "supported", 5),
+    ("MLPerf 官方表示，与上一轮相比，五项没有变动的基准测试，最快成绩平均提升到原来的 2.7 倍。", "五项", "supported", 5),
+    ("MLPerf 官方統計，四項沿用上一輪的基準測試中，最快成績平均進步為 2.7 倍。", "四項", "contradicted", 5),
+]
+
+
+@pytest.mark.parametrize("sentence, text, verdict, official", CASES, ids=[c[1] for c in CASES])
+def test_sentence_verdicts(sentence: str, text: str, verdict: str, official: float):
+    result = get_pipeline(Settings()).process(Article(doc="case.txt", text=sentence, meta=V07))
+    claim = next(c for c in result.claims if c.text == text)
+    assert (claim.verdict, claim.official) == (verdict, official), claim.explanation
