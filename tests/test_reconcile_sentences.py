@@ -26,3 +26,11 @@ def test_sentence_verdicts(sentence: str, text: str, verdict: str, official: flo
     result = get_pipeline(Settings()).process(Article(doc="case.txt", text=sentence, meta=V07))
     claim = next(c for c in result.claims if c.text == text)
     assert (claim.verdict, claim.official) == (verdict, official), claim.explanation
+
+
+def test_a_fact_label_names_chips_by_their_names_and_shows_no_resolver_flags():
+    text = "谷歌新的超级计算机的规模是去年 TPU v3 Pod 的四倍。"
+    result = get_pipeline(Settings()).process(Article(doc="case.txt", text=text, meta=V07))
+    claim = next(c for c in result.claims if c.text.endswith("四倍"))
+    assert claim.verdict == "supported" and "TPU v3" in claim.explanation, claim.explanation
+    assert "True" not in claim.explanation and ", tpu-v3," not in claim.explanation
