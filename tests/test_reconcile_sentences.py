@@ -22,6 +22,8 @@ CASES = [
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍。", "2 倍", "supported", 2.0),
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 3 倍。", "3 倍", "contradicted", 2.0),
     ("Google's BERT run finished roughly twice as fast as Nvidia's.", "roughly twice", "supported", 2.062),
+    # the ratio of the sentence's own two times: a speedup is the longer over the shorter, in either order
+    ("一台 DGX A100 訓練 BERT 約需 49 分鐘，DGX-1 則要約 166 分鐘，A100 快了 2.4 倍。", "快了 2.4 倍", "ambiguous", 3.4108),
 ]
 
 
