@@ -22,6 +22,13 @@ CASES = [
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍。", "2 倍", "supported", 2.0),
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 3 倍。", "3 倍", "contradicted", 2.0),
     ("Google's BERT run finished roughly twice as fast as Nvidia's.", "roughly twice", "supported", 2.062),
+    # a count of benchmarks is a count of models under a time limit only when the limit is in its clause
+    ("With it, Google posted the fastest time in six of the eight benchmarks, and every submission it ran on the "
+     "new system finished training in under 33 seconds.", "six of the eight benchmarks", "supported", 6),
+    ("谷歌有四套模型在 30 秒之内完成训练。", "四套模型", "supported", 4),
+    ("在短短30秒之内，谷歌的系统即完成了八套模型中四套模型的训练作业。", "八套模型中四套模型", "supported", 4),
+    ("Every model Google ran reached its target in under 33 seconds, and four of the eight benchmark models "
+     "trained in less than half a minute.", "four of the eight benchmark models", "supported", 4),
     # the ratio of the sentence's own two times: a speedup is the longer over the shorter, in either order
     ("一台 DGX A100 訓練 BERT 約需 49 分鐘，DGX-1 則要約 166 分鐘，A100 快了 2.4 倍。", "快了 2.4 倍", "ambiguous", 3.4108),
 ]

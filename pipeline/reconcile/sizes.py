@@ -99,9 +99,20 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
-    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark."""
-    return next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
-                 and not c.entities.benchmark), None)
+    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark: the
+    nearest in the count's clause, else the nearest before it ("在短短30秒之内，系统即完成了…四套模型"), never
+    one in a later clause ("the fastest time in six of the eight benchmarks, and every submission finished
+    in under 33 seconds" counts wins, not the models under the limit)."""
+    limits = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
+              and not c.entities.benchmark]
+    near = [c for c in limits if _same_clause(claim, c, ctx)] or [c for c in limits if c.end <= claim.start]
+    return min(near, key=lambda c: abs(c.start - claim.start), default=None)
+
+
+def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
+    first, second = sorted((a, b), key=lambda c: c.start)
+    between = a.sentence[first.end - a.sentence_start:second.start - a.sentence_start]
+    return not any(d in between for d in ctx.kb.linking.clause_delimiters)
 
 
 def _records_cue(claim: Claim) -> bool:
