@@ -43,7 +43,7 @@ SCHEMA: dict[str, set[str] | None] = {
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
-             "unchanged"},
+             "unchanged", "other"},
     "sentences": {"terminators", "closers"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}

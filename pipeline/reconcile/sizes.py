@@ -90,12 +90,28 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
                     f"benchmarks where {claim.entities.org} has the fastest {rnd} result: "
                     f"{', '.join(leads.benchmarks)}")
     benches = ctx.official.benchmarks(rnd)
+    rest = _the_others(claim, ctx, rnd)
+    if rest is not None:
+        return Fact(len(rest), len(rest), len(rest), (rnd,), f"the benchmarks of {rnd} other than those named "
+                    f"before: {', '.join(rest)}")
     listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:
         if listed and len(listed) == claim.value:
             return Fact(len(listed), len(listed), len(listed), (rnd,), f"the benchmarks named: {', '.join(listed)}")
         return None  # "the other four benchmarks": a subset the sentence does not name
     return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+
+
+def _the_others(claim: Claim, ctx: ArticleContext, rnd: str) -> tuple[str, ...] | None:
+    """"ResNet-50, SSD, Mask R-CNN and DLRM ..., the other four benchmarks": the round's benchmarks that
+    the sentence has not named before the claim, when the words just before it say "other"."""
+    before = claim.sentence[max(0, claim.start - claim.sentence_start - 16):claim.start - claim.sentence_start]
+    if not any(w.lower() in before.lower() for w in load_language(claim.lang).cues.get("other", ())):
+        return None
+    named = {b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ()) if pos < claim.start}
+    if not named:
+        return None
+    return tuple(b for b in ctx.official.benchmarks(rnd) if b not in named)
 
 
 def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
@@ -151,6 +167,11 @@ def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     prev = max((c.end for c in ctx.siblings(claim) if c.end <= claim.start), default=claim.sentence_start)
     listed = tuple(dict.fromkeys(b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ())
                                  if prev <= pos < claim.end))
+    if rnd is not None and not listed:
+        # "..., and the other four benchmarks ten times": the set a count between names
+        counts = [c for c in ctx.siblings(claim) if c.end <= claim.start and c.counted == "benchmark"]
+        rest = next((r for c in reversed(counts) if (r := _the_others(c, ctx, rnd))), None)
+        listed = rest or ()
     if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
         return None
     table = ctx.official.table
