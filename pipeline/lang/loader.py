@@ -42,7 +42,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects"},
-    "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to"},
+    "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
+             "unchanged", "other"},
     "sentences": {"terminators", "closers"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}

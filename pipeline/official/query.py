@@ -193,16 +193,19 @@ class OfficialResults:
         best = [_fastest(rs) for rs in by_bench.values()]
         return sorted((b for b in best if b is not None), key=lambda r: r.benchmark)
 
-    def largest_system(self, accelerator: str, round: str, who: str | None = None) -> SystemSize | None:
-        """The largest system (most accelerators) of that kind in the round, scored or not: a system
-        whose logs are missing still existed, and `scored_records` says what can be checked."""
-        rows = [r for r in self.select(who=who, accelerator=accelerator, round=round) if r.accelerator_count]
+    def largest_system(self, accelerator: str | None, round: str, who: str | None = None,
+                       benchmark: str | None = None) -> SystemSize | None:
+        """The largest system (most accelerators) of that kind (any kind, for None) in the round, on that
+        benchmark if given, scored or not: a system whose logs are missing still existed, and
+        `scored_records` says what can be checked."""
+        rows = [r for r in self.select(who=who, accelerator=accelerator, round=round, benchmark=benchmark)
+                if r.accelerator_count]
         if not rows:
             return None
         top = max(r.accelerator_count or 0 for r in rows)
         biggest = [r for r in rows if r.accelerator_count == top]
         return SystemSize(
-            accelerator,
+            accelerator or "/".join(sorted({r.accelerator for r in biggest if r.accelerator})),
             round,
             top,
             tuple(r.record_id for r in biggest),

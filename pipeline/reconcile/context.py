@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.lang.loader import load_language
-from pipeline.link.kb import KnowledgeBase
+from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.official.answers import OfficialResult
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.verdicts import Fact
@@ -51,17 +51,21 @@ def has_cue(claim: Claim, key: str) -> bool:
 
 
 def label_of(**parts: Any) -> str:
-    names = {"tpu-v3": "TPU v3", "tpu-v4": "TPU v4", "a100": "A100", "v100": "V100"}
+    """A fact's label from its parts: chips as "N chips", an accelerator by its first English name in the
+    knowledge base, other ids as they are.  Flags (True/False) are notes for the resolver, not part of it."""
+    kb = load_kb()
     out = []
     for key, value in parts.items():
-        if value is None or value == ():
+        if value is None or value == () or isinstance(value, bool):
             continue
         if key == "chips":
             out.append(f"{value} chips")
         elif isinstance(value, (tuple, list)):
             out.append("/".join(str(v) for v in value))
+        elif key in ("acc", "accelerator") and (entry := kb.get("accelerator", str(value))) is not None:
+            out.append(next(iter(entry.aliases.get("en") or ()), str(value)))
         else:
-            out.append(names.get(str(value), str(value)))
+            out.append(str(value))
     return ", ".join(out)
 
 

@@ -127,6 +127,10 @@ def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
     if len(times) != 2:
         return claim
     before, after = times
+    if claim.metric == "speedup" and float(before.official) < float(after.official):
+        # "A takes 49 minutes, B about 166, A is 2.4x faster": a speedup is the longer time over the shorter,
+        # whichever the sentence gives first
+        before, after = after, before
     ratio = float(before.official) / float(after.official)
     fact = Fact(round(ratio, 4), ratio, ratio, tuple(before.evidence) + tuple(after.evidence),
                 f"the two times of the sentence, '{before.text}' and '{after.text}'",

@@ -23,13 +23,16 @@ def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
                    "round": ctx.round}
     subject.setdefault("round", round_of(claim, ctx))
     if not baseline.get("round"):
-        same = subject.get("accelerator") == baseline.get("accelerator")
+        # the same chip (or, naming no chip, the same company) compared with itself: most likely with the
+        # previous round; two companies compared: most likely in the same round
+        chips = subject.get("accelerator"), baseline.get("accelerator")
+        same = chips[0] == chips[1] if any(chips) else subject.get("org") in (None, baseline.get("org"))
         baseline["round"] = ctx.kb.previous_round(subject.get("round")) if same else subject.get("round")
         baseline["round_guessed"] = True
     return subject, baseline
 
 
-def _size_of(side: dict, ctx: ArticleContext) -> tuple[int, tuple[str, ...]] | None:
+def _size_of(side: dict, ctx: ArticleContext, bench: str | None = None) -> tuple[int, tuple[str, ...]] | None:
     chips = system_chips(ctx, side.get("system"), side.get("round"))
     acc = side.get("accelerator")
     if acc is None and side.get("system"):
@@ -39,14 +42,23 @@ def _size_of(side: dict, ctx: ArticleContext) -> tuple[int, tuple[str, ...]] | N
         largest = ctx.official.largest_system(acc, side["round"], side.get("org"))
         if largest is not None:
             return largest.accelerator_count, largest.records[:4]
-    return (chips, ()) if chips else None
+    if chips:
+        return chips, ()
+    if side.get("org") and side.get("round"):
+        # "Google used twice as many chips as Nvidia('s largest run)": each company's largest system, on
+        # the benchmark the sentence names if it names one
+        largest = (bench and ctx.official.largest_system(None, side["round"], side["org"], bench)) or \
+            ctx.official.largest_system(None, side["round"], side["org"])
+        if largest is not None:
+            return largest.accelerator_count, largest.records[:4]
+    return None
 
 
 def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
     sides = _sides(claim, ctx)
     if sides is None:
         return None
-    a, b = (_size_of(s, ctx) for s in sides)
+    a, b = (_size_of(s, ctx, claim.entities.benchmark) for s in sides)
     if not a or not b:
         return None
     ratio = a[0] / b[0]

@@ -79,6 +79,8 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     if _limit(claim, ctx) is not None and not _records_cue(claim):
         return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
+    if has_cue(claim, "unchanged"):  # "the five benchmarks unchanged since last year": what MLPerf said
+        return statement_fact(claim, ctx, "unchanged_benchmarks", ("round",))
     if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
         stated = records_count(claim, ctx)
@@ -88,6 +90,10 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
                     f"benchmarks where {claim.entities.org} has the fastest {rnd} result: "
                     f"{', '.join(leads.benchmarks)}")
     benches = ctx.official.benchmarks(rnd)
+    rest = _the_others(claim, ctx, rnd)
+    if rest is not None:
+        return Fact(len(rest), len(rest), len(rest), (rnd,), f"the benchmarks of {rnd} other than those named "
+                    f"before: {', '.join(rest)}")
     listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:
         if listed and len(listed) == claim.value:
@@ -96,10 +102,33 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
 
 
+def _the_others(claim: Claim, ctx: ArticleContext, rnd: str) -> tuple[str, ...] | None:
+    """"ResNet-50, SSD, Mask R-CNN and DLRM ..., the other four benchmarks": the round's benchmarks that
+    the sentence has not named before the claim, when the words just before it say "other"."""
+    before = claim.sentence[max(0, claim.start - claim.sentence_start - 16):claim.start - claim.sentence_start]
+    if not any(w.lower() in before.lower() for w in load_language(claim.lang).cues.get("other", ())):
+        return None
+    named = {b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ()) if pos < claim.start}
+    if not named:
+        return None
+    return tuple(b for b in ctx.official.benchmarks(rnd) if b not in named)
+
+
 def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
-    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark."""
-    return next((c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
-                 and not c.entities.benchmark), None)
+    """A time limit stated for the counted models ("四套模型…30秒之内"), not one of a single benchmark: the
+    nearest in the count's clause, else the nearest before it ("在短短30秒之内，系统即完成了…四套模型"), never
+    one in a later clause ("the fastest time in six of the eight benchmarks, and every submission finished
+    in under 33 seconds" counts wins, not the models under the limit)."""
+    limits = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
+              and not c.entities.benchmark]
+    near = [c for c in limits if _same_clause(claim, c, ctx)] or [c for c in limits if c.end <= claim.start]
+    return min(near, key=lambda c: abs(c.start - claim.start), default=None)
+
+
+def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
+    first, second = sorted((a, b), key=lambda c: c.start)
+    between = a.sentence[first.end - a.sentence_start:second.start - a.sentence_start]
+    return not any(d in between for d in ctx.kb.linking.clause_delimiters)
 
 
 def _records_cue(claim: Claim) -> bool:
@@ -138,6 +167,11 @@ def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     prev = max((c.end for c in ctx.siblings(claim) if c.end <= claim.start), default=claim.sentence_start)
     listed = tuple(dict.fromkeys(b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ())
                                  if prev <= pos < claim.end))
+    if rnd is not None and not listed:
+        # "..., and the other four benchmarks ten times": the set a count between names
+        counts = [c for c in ctx.siblings(claim) if c.end <= claim.start and c.counted == "benchmark"]
+        rest = next((r for c in reversed(counts) if (r := _the_others(c, ctx, rnd))), None)
+        listed = rest or ()
     if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
         return None
     table = ctx.official.table
