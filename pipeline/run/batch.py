@@ -109,9 +109,12 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
     }
 
 
-def _work(args: tuple[str, str, Settings]) -> ArticleResult:
-    path, root, settings = args
-    return process_path(Path(path), Path(root), settings)
+def _work(args: tuple[str, str, Settings, str, str]) -> str:
+    """One article, in a worker: its part, already serialized, so the conversion runs in the workers in
+    parallel and only a string comes back to the parent."""
+    path, root, settings, digest, version = args
+    result = process_path(Path(path), Path(root), settings)
+    return json.dumps(_result_to_part(result, digest, version), ensure_ascii=False)
 
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
@@ -155,19 +158,22 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
     if progress:
         progress(done, len(paths), "")
 
-    def record(result: ArticleResult, doc: str, digest: str) -> None:
+    def record(result: ArticleResult | str, doc: str, digest: str) -> None:
+        """Store an article's result: a part a worker serialized, or a result to convert here."""
         nonlocal done
-        part = _result_to_part(result, digest, version)
-        if result.error and result.error.error in TRANSIENT:
-            unstored[doc] = part
+        if isinstance(result, str):
+            atomic_write_text(_part_path(out_dir, doc), result)
+        elif result.error and result.error.error in TRANSIENT:
+            unstored[doc] = _result_to_part(result, digest, version)
         else:
-            atomic_write_text(_part_path(out_dir, doc), json.dumps(part, ensure_ascii=False))
+            atomic_write_text(_part_path(out_dir, doc), json.dumps(_result_to_part(result, digest, version),
+                                                                   ensure_ascii=False))
         done += 1
         if progress:
             progress(done, len(paths), doc)
 
     if todo:
-        _dispatch(todo, input_dir, settings, workers, record, summary, engine, scheduler)
+        _dispatch(todo, input_dir, settings, workers, record, summary, version, engine, scheduler)
     summary.processed = len(todo)
     extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
               "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
@@ -196,21 +202,22 @@ def _lost_part(doc: str) -> dict:
 
 
 def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Settings, workers: int,
-              record: Callable[[ArticleResult, str, str], None], summary: BatchSummary,
+              record: Callable[[ArticleResult | str, str, str], None], summary: BatchSummary, version: str,
               engine: str = "local", scheduler: str | None = None) -> None:
     """Run the articles to do, each in a worker with the time limit; article_timeout <= 0 runs them in
     this process without a limit (for debugging and profiling)."""
-    jobs = [(str(p), str(input_dir), settings) for p, _, _ in todo]
     if engine == "dask":
         # the same unit of work on a dask.distributed cluster; results are recorded exactly as locally
         from pipeline.run.dask_engine import map_articles
 
-        for index, result in map_articles(jobs, scheduler=scheduler, workers=max(1, workers)):
+        tasks = [(str(p), str(input_dir), settings) for p, _, _ in todo]
+        for index, result in map_articles(tasks, scheduler=scheduler, workers=max(1, workers)):
             _, doc, digest = todo[index]
             if result.error and result.error.error == "timeout":
                 summary.timeouts += 1
             record(result, doc, digest)
         return
+    jobs = [(str(p), str(input_dir), settings, digest, version) for p, _, digest in todo]
     if settings.article_timeout <= 0:
         for (_, doc, digest), job in zip(todo, jobs, strict=True):
             record(_work(job), doc, digest)
