@@ -237,7 +237,7 @@ def f1_english(parse: Any, clf: Path) -> dict[str, Any]:
     return out
 
 
-def probe(corpus: Path, sample: int, compare: bool, profile: Path | None) -> dict[str, Any]:
+def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmenter: str = "spacy") -> dict[str, Any]:
     from pipeline.extract.claims import extract_claims
     from pipeline.ingest.read import find_articles, read_article
     from pipeline.link import link_claims, load_kb
@@ -247,7 +247,7 @@ def probe(corpus: Path, sample: int, compare: bool, profile: Path | None) -> dic
     from pipeline.segment.sentences import segment
     from pipeline.settings import Settings
 
-    settings = Settings()
+    settings = Settings(segmenter=segmenter)
     paths = sorted(find_articles(corpus), key=lambda p: p.name)[:sample]  # by index: every base article
     articles = [read_article(p, corpus, max_bytes=settings.max_bytes) for p in paths]
     zh_texts = [a.text for a in articles if "/zh/" in f"/{a.doc}"]
@@ -276,7 +276,7 @@ def probe(corpus: Path, sample: int, compare: bool, profile: Path | None) -> dic
             t0 = time.perf_counter()
             art = read_article(path, corpus, max_bytes=settings.max_bytes)
             t1 = time.perf_counter()
-            seg = segment(art)
+            seg = segment(art, segmenter=segmenter)
             t2 = time.perf_counter()
             claims = extract_claims(seg, settings)
             t3 = time.perf_counter()
@@ -468,13 +468,14 @@ def main() -> None:
     ap.add_argument("--mem-limit-gb", type=float, default=8.0,
                     help="address-space cap per newsclaims process (0: none), so a blow-up fails the run only")
     ap.add_argument("--profile", action="store_true", help="also cProfile the stages (work/stages.prof)")
+    ap.add_argument("--segmenter", default="spacy", help="the probe's Chinese segmenter: spacy or jieba")
     ap.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # internal: corpus for the probe
     ap.add_argument("--probe-out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.probe:
         prof = args.probe_out.with_name("stages.prof") if args.profile else None
-        found = probe(args.probe, args.sample, not args.no_compare, prof)
+        found = probe(args.probe, args.sample, not args.no_compare, prof, args.segmenter)
         args.probe_out.write_text(json.dumps(found, indent=1), encoding="utf-8")
         return
 
@@ -501,7 +502,8 @@ def main() -> None:
     if args.sample > 0 and first is not None:
         out = work / "probe.json"
         cmd = [sys.executable, str(Path(__file__).resolve()), "--probe", str(first), "--probe-out", str(out),
-               "--sample", str(args.sample)] + ["--no-compare"] * args.no_compare + ["--profile"] * args.profile
+               "--sample", str(args.sample), "--segmenter", args.segmenter] + ["--no-compare"] * args.no_compare \
+            + ["--profile"] * args.profile
         subprocess.run(cmd, env=ENV, check=True)
         res["probe"] = json.loads(out.read_text(encoding="utf-8"))
     text = markdown(res)
