@@ -81,10 +81,17 @@ def run(
 
         summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
                             scheduler=scheduler)
-    _write_run_info(out, input_dir, settings, summary)
-    from pipeline.report import write_reports
+        _write_run_info(out, input_dir, settings, summary)
+        from pipeline.report import write_reports
 
-    write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers)
+        # the report of a large corpus takes minutes: its parts count on a bar of their own
+        report_task = bar.add_task("report", total=None)
+
+        def report_progress(done: int, total: int, what: str) -> None:
+            bar.update(report_task, completed=done, total=total, description=what)
+
+        write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
+                      progress=report_progress)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:

@@ -184,3 +184,12 @@ def test_parts_rendered_by_two_processes_equal_those_rendered_by_one(run, tmp_pa
     write_reports(out, inp, per_page=1, workers=2)
     two = {p.name: p.read_bytes() for p in (out / PAGES_DIR).iterdir()} | {"index": (out / "report.html").read_bytes()}
     assert one == two and len(one) == 7
+
+
+def test_progress_hears_of_every_part_and_the_end(run):  # noqa: F811
+    inp, out, _ = run
+    heard: list[tuple[int, int, str]] = []
+    write_reports(out, inp, per_page=1, progress=lambda *a: heard.append(a))
+    assert [h for h in heard if h[2] == "report parts"] == [(1, 3, "report parts"), (2, 3, "report parts"),
+                                                            (3, 3, "report parts")]
+    assert heard[-1] == (1, 1, "report written")

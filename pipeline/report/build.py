@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import ConfigError
@@ -28,31 +29,38 @@ log = logging.getLogger(__name__)
 
 CHART_FILE = "chart.svg"
 PAGE_ARTICLES = Settings().report_page_articles
+Progress = Callable[[int, int, str], None]
 
 
 def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES,
-                  workers: int = 1) -> list[Path]:
+                  workers: int = 1, progress: Progress | None = None) -> list[Path]:
     """Write report.html, report.md, chart.svg and claims.parquet into `out_dir` (and report-pages/ for a
     corpus of more than `per_page` articles); returns their paths.
 
     `input_dir` is the folder the run read (claims' `doc` paths are relative to it); without it the folder
     recorded in OUT_DIR/run.json is used, and without either the report shows the claims' sentences.
-    `workers` processes render the parts of a large corpus.
+    `workers` processes render the parts of a large corpus; `progress(done, total, what)` hears of each
+    step (the parts of a large corpus one by one).
     """
     out_dir = Path(out_dir)
     if per_page < 1:
         raise ConfigError(f"report_page_articles must be 1 or more, not {per_page}")
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
+    say = progress or (lambda done, total, what: None)
+    say(0, 1, "reading the results for the report")
     index = index_corpus(out_dir)
     official = str(info["official"]) if info.get("official") else None
     n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
     if n_docs > per_page:
-        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers)
+        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers, say)
     else:
         written = _write_single(out_dir, input_dir)
         shutil.rmtree(out_dir / PAGES_DIR, ignore_errors=True)  # parts of an earlier, larger run
-    return written + _write_parquet(out_dir, index)
+    say(0, 1, "writing claims.parquet")
+    written += _write_parquet(out_dir, index)
+    say(1, 1, "report written")
+    return written
 
 
 def _write_single(out_dir: Path, input_dir: Path | None) -> list[Path]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,7 +66,8 @@ def part_name(number: int) -> str:
 
 
 def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None, per_page: int,
-                        chart_file: str, index: CorpusIndex | None = None, workers: int = 1) -> list[Path]:
+                        chart_file: str, index: CorpusIndex | None = None, workers: int = 1,
+                        progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
     earlier run with more parts are removed.  With `workers` > 1 the parts are rendered in that many
     processes (forked, where the platform allows: they share the index without copying it)."""
@@ -82,11 +83,18 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                    per_page=per_page, doc_pages=doc_pages)
     try:
         numbers = range(1, total + 1)
+        done: list[tuple[list[Path], list[IndexRow]]] = []
         if workers > 1 and total > 1 and uses_fork():
             with mp.get_context("fork").Pool(min(workers, total)) as pool:
-                done = list(pool.imap(_part_job, numbers))
+                for result in pool.imap(_part_job, numbers):
+                    done.append(result)
+                    if progress:
+                        progress(len(done), total, "report parts")
         else:
-            done = [_part_job(n) for n in numbers]
+            for n in numbers:
+                done.append(_part_job(n))
+                if progress:
+                    progress(n, total, "report parts")
     finally:
         _SHARED.clear()
     for paths, part_rows in done:

@@ -188,6 +188,8 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
             part = _read_part(_part_path(out_dir, doc))
             yield part if part is not None and part.get("doc") == doc else _lost_part(doc)
 
+    if progress:
+        progress(done, len(paths), "merging the results")
     write_outputs(out_dir, parts(), summary, extra_errors=extra)
     _prune_parts(out_dir, {_part_path(out_dir, d).name for d in docs})
     return summary
