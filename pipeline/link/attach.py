@@ -395,4 +395,20 @@ def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: di
     kb = kb or load_kb()
     art = _Article(sentences, claims, dict(article_meta or {}), kb, ner)
     art.add_count_systems(claims)
-    return [art.link(c) for c in claims]
+    return _shared_comparisons([art.link(c) for c in claims])
+
+
+def _shared_comparisons(claims: list[Claim]) -> list[Claim]:
+    """A ratio that names neither side continues the comparison of the ratio before it in the sentence:
+    "谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍" (Google against NVIDIA, both times)."""
+    shared: dict[int, Claim] = {}
+    last: dict[int, dict[str, Any]] = {}  # sentence -> the comparison of its latest ratio so far
+    for i in sorted(range(len(claims)), key=lambda i: claims[i].start):
+        c = claims[i]
+        if c.kind != "ratio":
+            continue
+        if c.compared_to:
+            last[c.sentence_index] = c.compared_to
+        elif c.sentence_index in last:
+            shared[i] = replace(c, compared_to=last[c.sentence_index])
+    return [shared.get(i, c) for i, c in enumerate(claims)]
