@@ -24,6 +24,8 @@ CASES = [
     ("Google's BERT run finished roughly twice as fast as Nvidia's.", "roughly twice", "supported", 2.062),
     # a ratio naming neither side continues the sentence's comparison (快N倍: only increase-by fits 2.06x)
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍。", "快了约 1 倍", "ambiguous", 2.062),
+    ("Google's BERT run used twice as many chips as Nvidia's and finished roughly twice as fast.", "twice",
+     "supported", 2.0),
     # a count of benchmarks is a count of models under a time limit only when the limit is in its clause
     ("With it, Google posted the fastest time in six of the eight benchmarks, and every submission it ran on the "
      "new system finished training in under 33 seconds.", "six of the eight benchmarks", "supported", 6),

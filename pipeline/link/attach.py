@@ -399,16 +399,19 @@ def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: di
 
 
 def _shared_comparisons(claims: list[Claim]) -> list[Claim]:
-    """A ratio that names neither side continues the comparison of the ratio before it in the sentence:
-    "谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍" (Google against NVIDIA, both times)."""
+    """A ratio that names neither side continues the comparison of the sentence's ratio before it (or,
+    with none before, after it): "谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍", "Google's
+    BERT run used twice as many chips as Nvidia's and finished roughly twice as fast" (Google against
+    NVIDIA, both times)."""
+    ratios = sorted((i for i, c in enumerate(claims) if c.kind == "ratio"), key=lambda i: claims[i].start)
     shared: dict[int, Claim] = {}
-    last: dict[int, dict[str, Any]] = {}  # sentence -> the comparison of its latest ratio so far
-    for i in sorted(range(len(claims)), key=lambda i: claims[i].start):
+    for n, i in enumerate(ratios):
         c = claims[i]
-        if c.kind != "ratio":
-            continue
         if c.compared_to:
-            last[c.sentence_index] = c.compared_to
-        elif c.sentence_index in last:
-            shared[i] = replace(c, compared_to=last[c.sentence_index])
+            continue
+        same = [j for j in ratios if claims[j].sentence_index == c.sentence_index and claims[j].compared_to]
+        before = [j for j in same if ratios.index(j) < n]
+        source = before[-1] if before else (same[0] if same else None)
+        if source is not None:
+            shared[i] = replace(c, compared_to=claims[source].compared_to)
     return [shared.get(i, c) for i, c in enumerate(claims)]
