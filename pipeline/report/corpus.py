@@ -62,7 +62,6 @@ class DocCounts:
     claims: int = 0
     discrepancies: int = 0
     conflicts: int = 0
-    langs: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -129,7 +128,6 @@ def index_corpus(out_dir: Path) -> CorpusIndex:
         index.verdicts[verdict] += 1
         if c.get("lang"):
             index.languages[c["lang"]] += 1
-            counts.langs.add(c["lang"])
         if c.get("distortion"):
             index.distortions[c["distortion"]] += 1
         if verdict in DISCREPANCY:
