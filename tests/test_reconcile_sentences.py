@@ -16,14 +16,16 @@ CASES = [
     # "the five benchmarks unchanged since the last round": MLPerf's own statement decides the count
     ("The consortium says the fastest results on the five benchmarks that did not change since v0.6 improved "
      "by an average of 2.7x.", "five benchmarks", "supported", 5),
-    ("MLPerf 官方表示，与上一轮相比，五项没有变动的基准测试，最快成绩平均提升到原来的 2.7 倍。", "五项", "supported", 5),
+    ("MLPerf 官方表示，与上一轮相比，五项没有变动的基准测试，最快成绩平均提升到原来的 2.7 倍。", "五项",
+     "supported", 5),
     ("MLPerf 官方統計，四項沿用上一輪的基準測試中，最快成績平均進步為 2.7 倍。", "四項", "contradicted", 5),
     # two companies compared, no round named: the same round; sizes are each company's largest system
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍。", "2 倍", "supported", 2.0),
     ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 3 倍。", "3 倍", "contradicted", 2.0),
     ("Google's BERT run finished roughly twice as fast as Nvidia's.", "roughly twice", "supported", 2.062),
     # a ratio naming neither side continues the sentence's comparison (快N倍: only increase-by fits 2.06x)
-    ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍。", "快了约 1 倍", "ambiguous", 2.062),
+    ("从芯片数量看，谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍。", "快了约 1 倍",
+     "ambiguous", 2.062),
     ("Google's BERT run used twice as many chips as Nvidia's and finished roughly twice as fast.", "twice",
      "supported", 2.0),
     # a count of benchmarks is a count of models under a time limit only when the limit is in its clause
@@ -42,7 +44,8 @@ CASES = [
      "eight times", "contradicted", 10),
     ("ResNet-50、SSD、Mask R-CNN 和 DLRM 各跑 5 次，其余四项基准测试各跑 10 次。", "四项基准测试", "supported", 4),
     # the ratio of the sentence's own two times: a speedup is the longer over the shorter, in either order
-    ("一台 DGX A100 訓練 BERT 約需 49 分鐘，DGX-1 則要約 166 分鐘，A100 快了 2.4 倍。", "快了 2.4 倍", "ambiguous", 3.4108),
+    ("一台 DGX A100 訓練 BERT 約需 49 分鐘，DGX-1 則要約 166 分鐘，A100 快了 2.4 倍。", "快了 2.4 倍",
+     "ambiguous", 3.4108),
 ]
 
 

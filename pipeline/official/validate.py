@@ -127,23 +127,17 @@ def _check_values(where: str, rec: dict[str, str], known: dict[str, frozenset[st
     for fw in filter(None, rec["framework"].strip().split(";")):
         if not _ID.match(fw):
             raise bad("framework", rec["framework"], "lowercase framework ids separated by ';' or empty")
-    for column in FLOAT_COLUMNS:
-        raw = rec.get(column, "").strip()
-        if raw:
+    for columns, whole in ((FLOAT_COLUMNS, False), (INT_COLUMNS, True)):
+        kind = "a whole number" if whole else "a number"
+        for column in columns:
+            raw = rec.get(column, "").strip()
+            if not raw:
+                continue
             try:
                 value = float(raw)
             except ValueError:
-                raise bad(column, raw, "a number") from None
-            if not math.isfinite(value) or value < 0:
-                raise bad(column, raw, "a finite number >= 0")
-    for column in INT_COLUMNS:
-        raw = rec.get(column, "").strip()
-        if raw:
-            try:
-                value = float(raw)
-            except ValueError:
-                raise bad(column, raw, "a whole number") from None
-            if not math.isfinite(value) or value < 0 or value != int(value):
-                raise bad(column, raw, "a whole number >= 0")
+                raise bad(column, raw, kind) from None
+            if not math.isfinite(value) or value < 0 or (whole and value != int(value)):
+                raise bad(column, raw, "a whole number >= 0" if whole else "a finite number >= 0")
     if status == "scored" and not rec["minutes"].strip():
         raise OfficialTableError(f"{where}: status is scored but minutes is empty")

@@ -29,14 +29,14 @@ _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\
 
 
 @lru_cache(maxsize=1)
-def _env() -> jinja2.Environment:
+def template_env() -> jinja2.Environment:
     # autoescape=True, not select_autoescape: our templates end in .j2, which select_autoescape would skip.
     # ChainableUndefined: a claim row missing an optional field shows an empty cell instead of failing the run.
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                               undefined=jinja2.ChainableUndefined, keep_trailing_newline=True)
 
 
-def _raw(name: str) -> str:
+def inline_asset(name: str) -> str:
     """CSS and script are inlined verbatim: rendering them as templates would treat `{{` in code as Jinja."""
     return (TEMPLATES / name).read_text(encoding="utf-8")
 
@@ -77,12 +77,12 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     """The report page.  For one part of a multi-page report, `page` holds its number, the total, the
     article range and the links (index, prev, next), and `doc_pages` maps every article to its part's file
     name, so that a conflict's claim in another part links there."""
-    js = _raw("report.js.j2")
+    js = inline_asset("report.js.j2")
     try:
         data_json = script_json({"claims": report.claims})
     except ValueError:  # a NaN or infinity somewhere: the slow walk that replaces them
         data_json = script_json({"claims": _clean(report.claims)})
-    return _env().get_template("report.html.j2").render(
+    return template_env().get_template("report.html.j2").render(
         summary=report.summary,
         conflicts=report.conflicts,
         discrepancies=report.discrepancies,
@@ -95,7 +95,7 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
         out_dir=str(report.out_dir),
         input_dir=str(report.input_dir) if report.input_dir else None,
         chart=Markup(chart_svg if chart_svg is not None else claims_chart(report.claims)),  # escaped when built
-        css=Markup(_raw("report.css.j2")),
+        css=Markup(inline_asset("report.css.j2")),
         js=Markup(js),
         script_hash=csp_hash(js),
         data_json=Markup(data_json),

@@ -23,7 +23,7 @@ from pipeline.fileio import atomic_write_text, atomic_writers
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, index_corpus
 from pipeline.report.fmt import VERDICT_LABELS, display
-from pipeline.report.html import _env, _raw, render_html
+from pipeline.report.html import inline_asset, render_html, template_env
 from pipeline.report.load import ReportData, article_docs, article_view, read_rows, shown_conflicts, with_display
 from pipeline.report.markdown import (
     conflict_lines,
@@ -115,10 +115,10 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                    pages=total, per_page=per_page, chart=Markup(chart), conflicts=top["conflicts"],
                    discrepancies=top["discrepancies"], errors=errors, labels=VERDICT_LABELS,
                    doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()}, this_page=None,
-                   css=Markup(_raw("report.css.j2")))
+                   css=Markup(inline_asset("report.css.j2")))
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
     with atomic_writers([html_path, md_path]) as fh:
-        for piece in _env().get_template("index.html.j2").generate(articles=iter(rows), **context):
+        for piece in template_env().get_template("index.html.j2").generate(articles=iter(rows), **context):
             fh[html_path].write(piece.encode("utf-8"))
         for line in _index_markdown(summary, official, chart_file, top, errors, rows):
             fh[md_path].write((line + "\n").encode("utf-8"))
