@@ -62,3 +62,28 @@ def test_a_fact_label_names_chips_by_their_names_and_shows_no_resolver_flags():
     claim = next(c for c in result.claims if c.text.endswith("四倍"))
     assert claim.verdict == "supported" and "TPU v3" in claim.explanation, claim.explanation
     assert "True" not in claim.explanation and ", tpu-v3," not in claim.explanation
+
+
+# Two rounds named once each: the article's date, not the order of a set of rounds, says which round it is.
+A_YEAR_AGO = ("At scale, the fastest NCF time from NVIDIA Corporation improved by about 0.5 times compared with "
+              "the company's best result from the v0.6 round a year ago.")
+
+
+def test_an_article_dated_in_a_round_reports_that_round():
+    result = get_pipeline(Settings()).process(Article(doc="a.txt", text=A_YEAR_AGO, meta={"date": "2020-07-29"}))
+    claim = next(c for c in result.claims if c.text == "a year")
+    assert claim.verdict == "supported" and "training-v0.6 results" in claim.explanation
+
+
+def test_verdicts_do_not_depend_on_the_hash_seed():
+    """Parts written by different worker processes (a dask cluster spawns them) must agree."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from pipeline.records import Article; from pipeline.run.process import get_pipeline; "
+            "from pipeline.settings import Settings; r = get_pipeline(Settings()).process(Article(doc='a.txt', "
+            "text=sys.argv[1])); print([(c.text, c.verdict, c.official) for c in r.claims])")
+    outs = {subprocess.run([sys.executable, "-c", code, A_YEAR_AGO], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
+    assert len(outs) == 1, outs

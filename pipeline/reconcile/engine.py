@@ -18,10 +18,15 @@ from pipeline.settings import Settings
 
 
 def _article_round(claims: list[Claim], meta: dict, kb: KnowledgeBase) -> str | None:
+    """The round the article reports: its metadata's round or date, else the round its claims name most
+    (on a tie, the one named first: the answer must not depend on the hash seed)."""
     if meta.get("round"):
         return kb.round_id(meta["round"]) or str(meta["round"])
+    for key in ("date", "published", "pub_date"):
+        if meta.get(key) and (found := kb.round_on(str(meta[key]).replace("/", "-"))):
+            return found
     rounds = [c.entities.round for c in claims if c.entities.round]
-    return max(set(rounds), key=rounds.count) if rounds else None
+    return max(dict.fromkeys(rounds), key=rounds.count) if rounds else None
 
 
 def _benchmark_mentions(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[tuple[int, str], ...]]:

@@ -102,7 +102,7 @@ def load_run(out_dir: Path, input_dir: Path | None = None, docs: set[str] | None
                 raise ReviewError(f"{doc}: claim {c.get('id')} [{c['start']}, {c['end']}) is not {c['text']!r} in "
                                   f"{path}; the article changed since the run: run it again")
         langs = [c.get("lang") for c in claims if c.get("lang")]
-        item = DocItem(doc=doc, text=art.text, lang=max(set(langs), key=langs.count) if langs else None,
+        item = DocItem(doc=doc, text=art.text, lang=max(dict.fromkeys(langs), key=langs.count) if langs else None,
                        sha256=art.sha256, claims=claims)
         attach_entities(item)
         items.append(item)

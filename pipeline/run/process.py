@@ -92,7 +92,7 @@ class Pipeline:
         seg, claims = self.analyse(article)
         claims = reconcile_article(seg, claims, self.official, load_kb(), self.settings)
         langs = [s.lang for s in seg.sentences]
-        lang = max(set(langs), key=langs.count) if langs else None
+        lang = max(dict.fromkeys(langs), key=langs.count) if langs else None  # a tie: the first
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang)
 
 
