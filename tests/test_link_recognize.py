@@ -85,3 +85,26 @@ def test_cue_vetoes(text):
     words = {c.text for c in cues if {"cmp:open", "cmp:paired_open"} & c.keys}
     assert not words & {"较", "同"}
     assert [c.start for c in cues if c.text == "比" and "cmp:open" in c.keys] in ([], [0])
+
+
+@pytest.mark.parametrize("text", [
+    "谷歌的TPU v4在ResNet-50上用了28.8秒。",
+    "英伟达（NVIDIA）的 DGX SuperPOD（2048 块 A100）……",
+    "Pod（1024块芯片）、v3,ResNet与BERT!?「引號」『書名』",
+    "3.5倍 100% 9.6x 5km 的 $5 ¥300 ￥300 2,048块",
+    "it's NVIDIA's A100's—yes… 谷歌's U.S. 大学",
+    "〇²ⅫＡ１００ＴＰＵ　ｖ３。。。",
+])
+def test_the_tokenizer_finds_cjk_suffixes_as_spacys_suffix_regex_does(text: str):
+    """The recognizer answers a CJK suffix without spaCy's regex scan; the tokens must not change."""
+    import spacy
+    from spacy.tokenizer import Tokenizer
+    from spacy.util import compile_suffix_regex
+
+    from pipeline.link.recognize import CJK_CHAR, get_recognizer
+
+    fast = get_recognizer().nlp.tokenizer
+    suffixes = compile_suffix_regex([*spacy.blank("en").Defaults.suffixes, CJK_CHAR])
+    plain = Tokenizer(fast.vocab, rules={}, prefix_search=fast.prefix_search, suffix_search=suffixes.search,
+                      infix_finditer=fast.infix_finditer, url_match=None)
+    assert [t.text for t in fast(text)] == [t.text for t in plain(text)]

@@ -79,11 +79,22 @@ def _fold_char(ch: str) -> str:
     return norm if len(norm) == 1 and (norm.isalnum() or norm.isspace()) else ch
 
 
+class _FoldTable(dict[int, str]):
+    """str.translate's table for _fold_char, filled as characters are met."""
+
+    def __missing__(self, code: int) -> str:
+        out = self[code] = _fold_char(chr(code))
+        return out
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold(text: str) -> str:
     """Full-width letters and digits -> ASCII and Traditional -> Simplified, one character for one
     character, so offsets in folded text are offsets in the original (CONTRACT: offsets refer to it)."""
     if not text.isascii():
-        text = "".join(_fold_char(c) for c in text)
+        text = text.translate(_FOLD_TABLE)
         conv = _converter()
         if conv is not None:
             out = conv.convert(text)

@@ -23,7 +23,9 @@ linking.yaml `fuzzy.never` never do.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -83,11 +85,27 @@ def _blank_nlp() -> Any:
         nlp.vocab,
         rules={},
         prefix_search=compile_prefix_regex([*prefixes, CJK_CHAR]).search,
-        suffix_search=compile_suffix_regex([*suffixes, CJK_CHAR]).search,
+        suffix_search=_suffix_search(compile_suffix_regex([*suffixes, CJK_CHAR]).search),
         infix_finditer=compile_infix_regex([*infixes, CJK_CHAR, *SPLIT_PUNCT]).finditer,
         url_match=None,
     )
     return nlp
+
+
+_ONE_CJK = re.compile(CJK_CHAR)
+
+
+def _suffix_search(search: Callable[[str], re.Match[str] | None]) -> Callable[[str], re.Match[str] | None]:
+    """The suffix regex's search, answered at once when the text ends in a CJK character: that
+    character is the suffix, as no other suffix pattern ends in one.  (A `$`-anchored alternation is
+    tried at every position of the text, and spaCy asks again after each character it strips, which
+    made Chinese runs quadratic.)"""
+    one = _ONE_CJK.match
+
+    def suffix_search(text: str) -> re.Match[str] | None:
+        return (text and one(text, len(text) - 1)) or search(text)
+
+    return suffix_search
 
 
 def _latin(ch: str) -> bool:
@@ -305,16 +323,17 @@ class Recognizer:
     def _cues(self, spans: list[tuple[int, int]], lower: list[str], folded: str, text: str, offset: int
               ) -> tuple[Cue, ...]:
         out: list[Cue] = []
-        taken: list[tuple[int, int, set[str]]] = []
+        taken: dict[int, list[tuple[int, int, set[str]]]] = {}  # token -> the cues taken over it
         for s, e, label in sorted(_find(self._cue_index, lower), key=lambda x: (-(x[1] - x[0]), x[0])):
             cs, ce = spans[s][0], spans[e - 1][1]
             kinds = self._cue_kinds[label]
-            if taken and any(ts <= cs and ce <= te and kinds & tk for ts, te, tk in taken):
+            if s in taken and any(ts <= cs and ce <= te and kinds & tk for ts, te, tk in taken[s]):
                 continue  # 比 inside 相比于: the longer phrase of the same kind is the cue
             before, after = self.rules.cue_veto.get(label, ((), ()))
             if vetoed(folded, cs, ce, before, after):
                 continue
-            taken.append((cs, ce, kinds))
+            for k in range(s, e):
+                taken.setdefault(k, []).append((cs, ce, kinds))
             out.append(Cue(self._cue_keyset[label], cs + offset, ce + offset, text[cs:ce]))
         return tuple(sorted(out, key=lambda c: c.start))
 
