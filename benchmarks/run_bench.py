@@ -237,7 +237,7 @@ def f1_english(parse: Any, clf: Path) -> dict[str, Any]:
     return out
 
 
-def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmenter: str = "spacy") -> dict[str, Any]:
+def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmenter: str = "lazy") -> dict[str, Any]:
     from pipeline.extract.claims import extract_claims
     from pipeline.ingest.read import find_articles, read_article
     from pipeline.link import link_claims, load_kb
@@ -468,7 +468,7 @@ def main() -> None:
     ap.add_argument("--mem-limit-gb", type=float, default=8.0,
                     help="address-space cap per newsclaims process (0: none), so a blow-up fails the run only")
     ap.add_argument("--profile", action="store_true", help="also cProfile the stages (work/stages.prof)")
-    ap.add_argument("--segmenter", default="spacy", help="the probe's Chinese segmenter: spacy or jieba")
+    ap.add_argument("--segmenter", default="lazy", help="the probe's Chinese segmenter: lazy, spacy or jieba")
     ap.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # internal: corpus for the probe
     ap.add_argument("--probe-out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()

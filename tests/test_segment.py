@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.records import Article
 from pipeline.segment.normalize import analysis_text, fold_width
@@ -80,19 +82,63 @@ def test_cjk_share_counts_like_a_character_loop(text: str):
 CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "articles"
 
 
+def _boundaries(seg, n: int) -> set[int]:
+    return {i for i in range(n + 1) if i in seg.boundaries}
+
+
 @pytest.mark.parametrize("path", sorted(p for p in CORPUS.rglob("*") if p.suffix in (".txt", ".md", ".html")),
                          ids=lambda p: p.name[:30])
-def test_both_segmenters_give_the_same_sentences_and_word_boundaries(path: Path):
+def test_the_segmenters_give_the_same_sentences_and_word_boundaries(path: Path):
     from pipeline.ingest.read import read_article
 
     article = read_article(path, CORPUS)
-    by_spacy, by_jieba = segment(article, segmenter="spacy"), segment(article, segmenter="jieba")
-    assert by_spacy.sentences == by_jieba.sentences and by_spacy.boundaries == by_jieba.boundaries
+    by_spacy = segment(article, segmenter="spacy")
+    for other in (segment(article, segmenter="jieba"), segment(article, segmenter="lazy")):
+        assert other.sentences == by_spacy.sentences
+        assert _boundaries(other, len(article.text)) == _boundaries(by_spacy, len(article.text))
+
+
+# Characters that exercise every rule the lazy segmenter mirrors: jieba's blocks (ideographs, letters,
+# digits and the punctuation it keeps inside them), one-character words, whitespace of each kind, the
+# terminators and the punctuation a sentence keeps after them.
+_PIECES = [*"谷歌的训练时间秒芯片块英伟达", *"aZ09.%-_#&+", " ", "  ", "\n", "\t", "\r\n", "\u3000",
+           *"。！？!?…”“，、()", "...", "——", "3.5%", "v0.7", "TPU"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=30).map("".join))
+def test_lazy_chinese_segmentation_matches_jieba_and_spacy(text: str):
+    """ZhText reads sentences and word boundaries off the characters, cutting blocks only on demand; it
+    must agree with zh_doc (jieba's words for the whole text), itself checked against spaCy above."""
+    from pipeline.lang.loader import load_language
+    from pipeline.segment.jieba_doc import ZhText, zh_doc
+    from pipeline.segment.sentences import _spacy_words
+
+    punct = frozenset(load_language("zh").terminators)
+    whole = zh_doc(text, punct)
+    lazy = ZhText(text, _spacy_words)
+    assert lazy.sentences(punct) == whole.sentences
+    assert {i for i in range(len(text) + 1) if lazy.is_boundary(i)} == set(whole.starts) | set(whole.ends)
+
+
+def test_lazy_segmentation_cuts_only_the_blocks_asked_about():
+    from pipeline.lang.loader import load_language
+    from pipeline.segment.jieba_doc import ZhText
+    from pipeline.segment.sentences import _spacy_words
+
+    cut: list[str] = []
+    text = "谷歌的超级计算机有4096块芯片，训练时间缩短到23秒。英伟达打破了八项纪录！"
+    lazy = ZhText(text, lambda block: cut.append(block) or _spacy_words(block))
+    second = text.index("英伟达")
+    assert lazy.sentences(frozenset(load_language("zh").terminators)) == [(0, second), (second, len(text))]
+    assert cut == []
+    assert lazy.is_boundary(text.index("块芯片")) and not lazy.is_boundary(text.index("片"))
+    assert cut == ["谷歌的超级计算机有4096块芯片"]
 
 
 def test_an_unknown_segmenter_is_a_settings_error():
     from pipeline.errors import ConfigError
     from pipeline.settings import Settings
 
-    with pytest.raises(ConfigError, match="segmenter must be one of spacy, jieba"):
+    with pytest.raises(ConfigError, match="segmenter must be one of lazy, spacy, jieba"):
         Settings().updated({"segmenter": "stanza"}, source="pyproject.toml")

@@ -6,6 +6,7 @@ object; the functions here only know the order in which such words appear around
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 from pipeline.extract.numbers import Num, _longest, _match_form, cached
@@ -42,7 +43,7 @@ class Reader:
     """Reads the phrases around numbers in one sentence of the analysis text."""
 
     def __init__(self, text: str, lang: Language, sent_start: int, sent_end: int, num_starts: set[int],
-                 boundaries: frozenset[int] = frozenset()):
+                 boundaries: Container[int] = frozenset()):
         self.text = text
         self.lang = lang
         self.s0 = sent_start

@@ -9,16 +9,18 @@ language tag, so an English quote inside a Chinese article is tagged "en".
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 import unicodedata
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from pipeline.lang.loader import LANG_DIR, load_language
 from pipeline.records import Article, Sentence
-from pipeline.segment.jieba_doc import zh_doc
+from pipeline.segment.jieba_doc import ZhText, zh_doc
 from pipeline.segment.normalize import analysis_text
 from pipeline.settings import SEGMENTERS
 
@@ -32,7 +34,7 @@ class Segmented:
     traditional: bool
     sentences: tuple[Sentence, ...]
     # offsets where a token starts or ends: Chinese nouns must match whole words (人 is not in 人工智能)
-    boundaries: frozenset[int] = frozenset()
+    boundaries: Container[int] = frozenset()
 
 
 # Everything but CJK ideographs (normalize.is_cjk's ranges), and everything but a superset of the
@@ -148,22 +150,57 @@ def _tokens_and_sentences(code: str, texts: list[str], segmenter: str = "spacy")
         punct = frozenset(load_language(code).terminators)
         for text in texts:
             d = zh_doc(text, punct)
-            yield d.starts, d.ends, d.sentences
+            yield (d.starts, d.ends), d.sentences
         return
     from spacy.attrs import IDX, LENGTH
 
     for doc in get_nlp(code).pipe(texts, batch_size=64):
         sents = [(sent.start_char, sent.end_char) for sent in doc.sents]
         if code != "zh":
-            yield (), (), sents
+            yield ((), ()), sents
             continue
         offsets = doc.to_array([IDX, LENGTH]).tolist()  # arrays, not one Token object per word
-        yield [i for i, _ in offsets], [i + n for i, n in offsets], sents
+        yield ([i for i, _ in offsets], [i + n for i, n in offsets]), sents
 
 
-def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str = "spacy") -> Segmented:
-    """Sentences of an article.  Chinese goes through spaCy's jieba segmenter (segmenter="spacy"), or
-    through jieba directly with the same result (segmenter="jieba", faster: see _tokens_and_sentences)."""
+def _spacy_words(block: str) -> list[str]:
+    """The words of spaCy's jieba segmenter for one block of text."""
+    return [t.text for t in get_nlp("zh").tokenizer(block)]
+
+
+def _lazy_sentences(texts: list[str]) -> Iterator[tuple[ZhText, list[tuple[int, int]]]]:
+    """segmenter="lazy": spaCy's sentences read off the characters, words cut when asked for."""
+    get_nlp("zh")
+    punct = frozenset(load_language("zh").terminators)
+    for text in texts:
+        z = ZhText(text, _spacy_words)
+        yield z, z.sentences(punct)
+
+
+class WordBoundaries:
+    """`offset in boundaries` for Chinese chunks whose words are cut on demand (segmenter="lazy"): the
+    same answers as the set of every token's start and end offsets."""
+
+    def __init__(self, chunks: list[tuple[int, ZhText]]) -> None:
+        self._chunks = sorted(chunks, key=lambda c: c[0])
+        self._bases = [base for base, _ in self._chunks]
+
+    def __contains__(self, pos: object) -> bool:
+        if not isinstance(pos, int):
+            return False
+        i = bisect.bisect_right(self._bases, pos) - 1
+        # a chunk's end may be the next chunk's start: either one's token edge counts
+        return any(0 <= pos - base <= len(z.text) and z.is_boundary(pos - base)
+                   for base, z in self._chunks[max(0, i - 1):i + 1])
+
+    def __bool__(self) -> bool:
+        return bool(self._chunks)
+
+
+def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str = "lazy") -> Segmented:
+    """Sentences of an article.  Chinese goes through spaCy's jieba segmenter: only where a word boundary
+    is asked for (segmenter="lazy", see jieba_doc.ZhText), over whole paragraphs (segmenter="spacy"), or
+    through jieba directly with the same result (segmenter="jieba", see _tokens_and_sentences)."""
     if segmenter not in SEGMENTERS:
         raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
     analysis, traditional = analysis_text(article.text)
@@ -178,15 +215,22 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
         by_lang[code].append(k)
     found: list[tuple[int, int, int]] = []  # (start, end, paragraph)
     bounds: set[int] = set()
+    lazy: list[tuple[int, ZhText]] = []
     for code, idxs in by_lang.items():
         if not idxs:
             continue
         texts = [analysis[chunks[k][0]:chunks[k][1]] for k in idxs]
-        for k, (starts, ends, sents) in zip(idxs, _tokens_and_sentences(code, texts, segmenter), strict=True):
+        if code == "zh" and segmenter == "lazy":
+            results = _lazy_sentences(texts)
+        else:
+            results = _tokens_and_sentences(code, texts, segmenter)
+        for k, (words, sents) in zip(idxs, results, strict=True):
             base, _, para = chunks[k]
-            if code == "zh":
-                bounds.update(base + i for i in starts)
-                bounds.update(base + i for i in ends)
+            if isinstance(words, ZhText):
+                lazy.append((base, words))
+            elif code == "zh":
+                bounds.update(base + i for i in words[0])
+                bounds.update(base + i for i in words[1])
             for ss, se in sents:
                 for ps, pe in _pieces(analysis, base + ss, base + se, MAX_SENTENCE_CHARS):
                     s, e = _clean_span(analysis, ps, pe)
@@ -199,7 +243,7 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
         for n, (s, e, p) in enumerate(found)
     )
     return Segmented(article=article, analysis=analysis, traditional=traditional, sentences=sentences,
-                     boundaries=frozenset(bounds))
+                     boundaries=WordBoundaries(lazy) if lazy else frozenset(bounds))
 
 
 def user_dict_path() -> Path:
