@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from pipeline.extract.dates import find_dates
+from pipeline.extract.dates import date_patterns, find_dates
 from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter
@@ -26,12 +26,14 @@ class _Cue:
     start: int
 
 
-def blocked_spans(text: str, langs: list[Language], offset: int = 0) -> list[tuple[int, int]]:
+def blocked_spans(text: str, langs: list[Language], offset: int = 0,
+                  patterns: list[tuple[re.Pattern[str], Prefilter]] | None = None) -> list[tuple[int, int]]:
     """Spans of the analysis text that hold no claim (versions, model names, footnote ids...), as
-    article offsets when `text` starts at `offset`."""
+    article offsets when `text` starts at `offset`.  `patterns`: those of the languages' not-claim
+    patterns to try (default: all)."""
     spans: set[tuple[int, int]] = set()
     view = Text(text)
-    for rx, may_match in _not_claim_patterns(langs):
+    for rx, may_match in _not_claim_patterns(langs) if patterns is None else patterns:
         if not may_match(view):  # most patterns need text this sentence lacks ("@", "第", a digit)
             continue
         for m in rx.finditer(text):
@@ -110,9 +112,32 @@ def _cue_after(text: str, pos: int, limit: int, forms: dict[str, tuple[str, ...]
     return best
 
 
+class ArticleScan:
+    """The patterns that may match somewhere in an article, by their prefilters over its whole text:
+    a pattern whose required text the article lacks cannot match any sentence of it, so sentences only
+    try the others (most not-claim and date patterns need words that few articles hold)."""
+
+    def __init__(self, text: str) -> None:
+        self.view = Text(text)
+        self._kept: dict[str, list] = {}
+
+    def not_claims(self, langs: list[Language]) -> list[tuple[re.Pattern[str], Prefilter]]:
+        key = "not_claims:" + "+".join(lang.code for lang in langs)
+        if key not in self._kept:
+            self._kept[key] = [(rx, pf) for rx, pf in _not_claim_patterns(langs) if pf(self.view)]
+        return self._kept[key]
+
+    def dates(self, lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+        key = "dates:" + lang.code
+        if key not in self._kept:
+            self._kept[key] = [(name, rx) for name, rx in date_patterns(lang) if prefilter(rx)(self.view)]
+        return self._kept[key]
+
+
 class SentenceExtractor:
     def __init__(self, seg: Segmented, sent: Sentence, lang: Language, settings: Settings,
-                 article_year: int | None):
+                 article_year: int | None, scan: ArticleScan | None = None):
+        self.scan = scan or ArticleScan(seg.analysis)
         self.seg = seg
         self.text = seg.analysis
         self.sent = sent
@@ -127,7 +152,8 @@ class SentenceExtractor:
         a = max(0, self.sent.start - BLOCK_CONTEXT)
         b = min(len(self.text), self.sent.end + BLOCK_CONTEXT)
         # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
-        return blocked_spans(self.text[a:b], [load_language(c) for c in ("zh", "en")], a)
+        langs = [load_language(c) for c in ("zh", "en")]
+        return blocked_spans(self.text[a:b], langs, a, self.scan.not_claims(langs))
 
     def run(self) -> list[Claim]:
         s0, s1 = self.sent.start, self.sent.end
@@ -175,7 +201,8 @@ class SentenceExtractor:
         found = []
         codes = [self.lang.code] + [c for c in ("zh", "en") if c != self.lang.code]
         for code in codes:
-            for d in find_dates(body, self.sent.start, load_language(code), self.article_year):
+            lang = load_language(code)
+            for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang)):
                 if _overlaps(self.blocked, d.start, d.end) or any(x.start < d.end and d.start < x.end for x in found):
                     continue
                 found.append(d)
@@ -379,8 +406,9 @@ def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Cla
     langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
     year = article_year(seg.article.meta)
     out: list[Claim] = []
+    scan = ArticleScan(seg.analysis)
     for sent in seg.sentences:
-        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year).run())
+        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan).run())
     return out
 
 

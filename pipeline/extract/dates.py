@@ -72,7 +72,15 @@ def _num(s: str | None, lang: Language) -> int | None:
     return int(parsed[0]) if parsed else None
 
 
-def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None) -> list[DateMatch]:
+def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+    """The language's date patterns as (name, regex), in the order they are tried."""
+    return _regexes(lang)
+
+
+def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None,
+               patterns: list[tuple[str, re.Pattern[str]]] | None = None) -> list[DateMatch]:
+    """Dates in `text` (at article offset `offset`).  `patterns`: date_patterns(lang), or the ones of them
+    that may match the article at all (see claims.ArticleScan)."""
     d = lang.dates
     # every date pattern needs a digit, or (Chinese) a year/month word
     if not any(map(str.isdigit, text)) and not (
@@ -84,7 +92,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
     view = Text(text)
-    for name, rx in _regexes(lang):
+    for name, rx in _regexes(lang) if patterns is None else patterns:
         if not prefilter(rx)(view):  # month names, 年, a digit...: skip a pattern whose words are absent
             continue
         for m in rx.finditer(text):

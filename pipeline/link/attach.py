@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.link import frames, infer
 from pipeline.link.infer import AMBIGUOUS
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
-from pipeline.records import ENTITY_TYPES, Claim, Entities, Sentence
+from pipeline.records import ENTITY_TYPES, Claim, Entities, Sentence, evolve
 
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
@@ -226,7 +226,7 @@ class _Article:
         out = []
         for m in st.mentions:
             if m.how == "generic" and m.family:
-                m = replace(m, id=self._resolve_family(st, m))
+                m = evolve(m, id=self._resolve_family(st, m))
             out.append(m)
         st.mentions = out
 
@@ -264,7 +264,7 @@ class _Article:
         st = self.sent_of(claim)
         if st is None:
             ents = Entities(round=self.round)
-            return replace(claim, entities=ents)
+            return evolve(claim, entities=ents)
         clause = frames.span_of(st.clauses, claim.start)
         rule = frames.choose_metric(claim, st.cues, clause, self.rules)
         # a count of one names its member ("one of two benchmarks", 唯一一家)
@@ -300,7 +300,7 @@ class _Article:
         ents = Entities(**{t: values.get(t) for t in ENTITY_TYPES})
         compared = (infer.compared(self.kb, [r for r in st.regions if r.owner == claim.start], st.mentions, st.cues,
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
-        return replace(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared)
+        return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared)
 
     def _adjust(self, st: _Sent, claim: Claim, clause: frames.Span | None, ok: list[Mention],
                 chosen: dict[str, tuple[str | None, int]]) -> None:
@@ -413,5 +413,5 @@ def _shared_comparisons(claims: list[Claim]) -> list[Claim]:
         before = [j for j in same if ratios.index(j) < n]
         source = before[-1] if before else (same[0] if same else None)
         if source is not None:
-            shared[i] = replace(c, compared_to=claims[source].compared_to)
+            shared[i] = evolve(c, compared_to=claims[source].compared_to)
     return [shared.get(i, c) for i, c in enumerate(claims)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
 
@@ -34,16 +35,17 @@ class OfficialResult:
     def scored(self) -> bool:
         return self.minutes is not None
 
-    @property
+    # cached: every time claim of an article asks them of every result of its org and round
+    @cached_property
     def seconds(self) -> float | None:
         return None if self.minutes is None else self.minutes * 60.0
 
-    @property
+    @cached_property
     def published_minutes(self) -> float | None:
         """The score as MLPerf publishes it (two decimals)."""
         return None if self.minutes is None else round(self.minutes, PUBLISHED_DECIMALS)
 
-    @property
+    @cached_property
     def published_interval_seconds(self) -> tuple[float, float] | None:
         """Seconds consistent with the published two-decimal minutes (0.39 min -> 23.1-23.7 s)."""
         if self.published_minutes is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from pipeline.lang.loader import load_language
 from pipeline.link import recognize
@@ -12,7 +11,7 @@ from pipeline.official.query import OfficialResults
 from pipeline.reconcile.resolve import ArticleContext, resolve
 from pipeline.reconcile.scope import out_of_scope
 from pipeline.reconcile.verdicts import Fact, judge
-from pipeline.records import Claim
+from pipeline.records import Claim, evolve
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
@@ -82,7 +81,7 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
         earlier = _from_side(c, same) or any(
             o.kind == "duration" and o.start < c.start and c.kind == "count" and c.start - o.end < 40
             and _from_side(o, same) for o in same)
-        out.append(replace(c, entities=replace(c.entities, round=prev)) if earlier else c)
+        out.append(evolve(c, entities=evolve(c.entities, round=prev)) if earlier else c)
     return out
 
 
@@ -96,17 +95,17 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     out: list[Claim] = []
     for i, claim in enumerate(claims):
         if i in scope:
-            out.append(replace(claim, verdict="out_of_scope", explanation=scope[i]))
+            out.append(evolve(claim, verdict="out_of_scope", explanation=scope[i]))
             continue
         try:
             fact = resolve(claim, ctx)
         except (KeyError, ValueError, ZeroDivisionError, TypeError) as exc:
-            out.append(replace(claim, verdict="unverifiable",
+            out.append(evolve(claim, verdict="unverifiable",
                                explanation=f"The official data could not be queried for this claim ({exc})."))
             continue
         if fact is None:
             what = (claim.metric or claim.kind).replace("_", " ")
-            out.append(replace(claim, verdict="unverifiable", explanation=(
+            out.append(evolve(claim, verdict="unverifiable", explanation=(
                 f"No official result or primary-source statement decides this {what} claim.")))
             continue
         lang = load_language(claim.lang)
@@ -119,7 +118,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
         official_value = fact.value
         if isinstance(official_value, float) and not math.isnan(official_value):
             official_value = float(f"{official_value:.6g}")
-        out.append(replace(claim, verdict=j.verdict, official=official_value, evidence=tuple(fact.evidence),
+        out.append(evolve(claim, verdict=j.verdict, official=official_value, evidence=tuple(fact.evidence),
                            explanation=j.explanation, distortion=j.distortion))
     return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
 
@@ -141,5 +140,5 @@ def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
                 f"the two times of the sentence, '{before.text}' and '{after.text}'",
                 derivation=f"{float(before.official):.1f} s / {float(after.official):.1f} s = {ratio:.2f}x")
     j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading)
-    return replace(claim, verdict=j.verdict, official=fact.value, evidence=fact.evidence, explanation=j.explanation,
+    return evolve(claim, verdict=j.verdict, official=fact.value, evidence=fact.evidence, explanation=j.explanation,
                    distortion=j.distortion)

@@ -164,8 +164,9 @@ def _tokens_and_sentences(code: str, texts: list[str], segmenter: str = "spacy")
 
 
 def _spacy_words(block: str) -> list[str]:
-    """The words of spaCy's jieba segmenter for one block of text."""
-    return [t.text for t in get_nlp("zh").tokenizer(block)]
+    """The words spaCy's jieba segmenter gives one block (no whitespace in it, so they are its tokens
+    as they are): its own jieba call, without building the Doc."""
+    return [w for w in get_nlp("zh").tokenizer.jieba_seg.cut(block, cut_all=False) if w]
 
 
 def _lazy_sentences(texts: list[str]) -> Iterator[tuple[ZhText, list[tuple[int, int]]]]:
