@@ -243,7 +243,7 @@ def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmen
     from pipeline.link import link_claims, load_kb
     from pipeline.reconcile import reconcile_article
     from pipeline.records import Article
-    from pipeline.run.process import get_pipeline
+    from pipeline.run.process import get_pipeline, warm_up
     from pipeline.segment.sentences import segment
     from pipeline.settings import Settings
 
@@ -267,6 +267,7 @@ def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmen
     kb = load_kb()
     for a in articles[:16]:  # warm every cache (spaCy, jieba, KB recognizer, official tables)
         pipe.process(a)
+    warm_up(settings)  # as a worker starts: loaded and frozen (gc.freeze)
 
     def staged(batch: list[tuple[Path, Article]]) -> dict[str, dict[str, float]]:
         times: dict[str, dict[str, float]] = {}

@@ -71,15 +71,40 @@ def _overlaps(spans: list[tuple[int, int]], s: int, e: int) -> bool:
     return any(a < e and s < b for a, b in spans[: max(0, i - 8)] if b > s)
 
 
+_BY_LAST: dict[tuple[int, tuple[str, ...], bool], tuple[dict, dict[str, tuple[str, ...]]]] = {}
+
+
+def _by_last_char(forms: dict[str, tuple[str, ...]], order: tuple[str, ...], latin: bool
+                  ) -> dict[str, dict[str, tuple[str, ...]]]:
+    """{last character: {kind: its forms ending in it, in their order}}, by the forms dict's identity (the
+    language data lives as long as the process); a form can only end just before q in text[q - 1]."""
+    key = (id(forms), order, latin)
+    hit = _BY_LAST.get(key)
+    if hit is None or hit[0] is not forms:
+        index: dict[str, dict[str, list[str]]] = {}
+        for kind in order:
+            for form in filter(None, forms.get(kind, ())):
+                last = form[-1].lower() if latin else form[-1]
+                index.setdefault(last, {}).setdefault(kind, []).append(form)
+        hit = _BY_LAST[key] = (forms, {c: {k: tuple(v) for k, v in d.items()} for c, d in index.items()})
+    return hit[1]
+
+
 def _cue_before(text: str, pos: int, floor: int, forms: dict[str, tuple[str, ...]], latin: bool,
                 order: tuple[str, ...]) -> _Cue | None:
     """The longest cue (of any kind in `order`) that ends just before `pos` (spaces allowed)."""
     q = pos
     while q > floor and text[q - 1] in " \t":
         q -= 1
+    if q <= floor:
+        return None
+    last = text[q - 1].lower() if latin else text[q - 1]
+    candidates = _by_last_char(forms, order, latin).get(last)
+    if not candidates:
+        return None
     best: _Cue | None = None
     for kind in order:
-        for form in forms.get(kind, ()):
+        for form in candidates.get(kind, ()):
             n = len(form)
             if q - n < floor:
                 continue
@@ -338,7 +363,8 @@ class SentenceExtractor:
         cue = _cue_before(text, start, s0, lang.bounds_before, self.latin, order)
         if cue is not None:
             return cue
-        gap = _cue_before(text, start, s0, {"gap": lang.bound_gap}, self.latin, ("gap",))
+        gap = _cue_before(text, start, s0, cached(lang, "bound_gap_forms", lambda: {"gap": lang.bound_gap}),
+                          self.latin, ("gap",))
         if gap is not None:
             cue = _cue_before(text, gap.start, s0, lang.bounds_before, self.latin, order)
             if cue is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.extract.numbers import parse_cjk
+from pipeline.extract.numbers import cached, parse_cjk
 from pipeline.extract.prefilter import Text, prefilter
 from pipeline.lang.loader import Language
 
@@ -87,8 +87,9 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)):
         return []
     lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
-    months = {k.lower(): v for k, v in (d.get("months") or {}).items()}
-    rel_years = {k.lower(): v for k, v in (d.get("relative_years") or {}).items()}
+    months = cached(lang, "date_months", lambda: {k.lower(): v for k, v in (d.get("months") or {}).items()})
+    rel_years = cached(lang, "date_relative_years",
+                       lambda: {k.lower(): v for k, v in (d.get("relative_years") or {}).items()})
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
     view = Text(text)

@@ -6,6 +6,7 @@ word of any language.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,7 @@ from pipeline.link.rules import Linking, MetricRule
 from pipeline.records import Claim
 
 Span = tuple[int, int]
+_NON_SPACE = re.compile(r"\S")
 
 
 def clauses(text: str, start: int, delimiters: Iterable[str], continuations: Iterable[str] = ()) -> list[Span]:
@@ -28,8 +30,9 @@ def clauses(text: str, start: int, delimiters: Iterable[str], continuations: Ite
             i = text.find(d, i + 1)
     lower = text.lower()
     for cut in list(cuts):
-        rest = lower[cut:].lstrip()
-        if any(rest.startswith(w) and not rest[len(w):len(w) + 1].isalnum() for w in continuations):
+        m = _NON_SPACE.search(lower, cut)  # where lower[cut:].lstrip() starts
+        p = m.start() if m else len(lower)
+        if any(lower.startswith(w, p) and not lower[p + len(w):p + len(w) + 1].isalnum() for w in continuations):
             cuts.discard(cut)
     edges = sorted(cuts | {0, len(text)})
     return [(start + a, start + b) for a, b in zip(edges, edges[1:], strict=False) if b > a]

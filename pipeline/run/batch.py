@@ -221,6 +221,7 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
         return
     jobs = [(str(p), str(input_dir), settings, digest, version) for p, _, digest in todo]
     if settings.article_timeout <= 0:
+        warm_up(settings)
         for (_, doc, digest), job in zip(todo, jobs, strict=True):
             record(_work(job), doc, digest)
         return
