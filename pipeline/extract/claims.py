@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -53,22 +55,18 @@ def _not_claim_patterns(langs: list[Language]) -> list[tuple[re.Pattern[str], Pr
     return cached(langs[0], "not_claims+" + "+".join(lang.code for lang in langs[1:]), build)
 
 
-# Context on each side of a sentence that not-claim patterns see (footnote markers after a full stop,
-# URLs that run over a sentence break).
-BLOCK_CONTEXT = 40
+class Blocked:
+    """Not-claim spans of an article, asked whether they overlap [s, e): the spans starting before e
+    overlap it when the furthest end among them is past s."""
 
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self._starts = [a for a, _ in self.spans]
+        self._reach = list(itertools.accumulate((b for _, b in self.spans), max))
 
-def _overlaps(spans: list[tuple[int, int]], s: int, e: int) -> bool:
-    # spans are sorted; a linear scan is fine for sentence-sized lookups after bisecting
-    import bisect
-
-    i = bisect.bisect_left(spans, (s, -1))
-    for j in range(max(0, i - 8), min(len(spans), i + 8)):
-        a, b = spans[j]
-        if a < e and s < b:
-            return True
-    # long spans (URLs) starting well before s
-    return any(a < e and s < b for a, b in spans[: max(0, i - 8)] if b > s)
+    def overlaps(self, s: int, e: int) -> bool:
+        k = bisect.bisect_left(self._starts, e)
+        return k > 0 and self._reach[k - 1] > s
 
 
 _BY_LAST: dict[tuple[int, tuple[str, ...], bool], tuple[dict, dict[str, tuple[str, ...]]]] = {}
@@ -146,6 +144,14 @@ class ArticleScan:
         self.view = Text(text)
         self._kept: dict[str, list] = {}
 
+    def blocked(self, langs: list[Language]) -> Blocked:
+        """The not-claim spans of the whole article, found once: a pattern sees all the context there is
+        (footnote markers after a full stop, URLs that run over a sentence break)."""
+        key = "blocked:" + "+".join(lang.code for lang in langs)
+        if key not in self._kept:
+            self._kept[key] = Blocked(blocked_spans(self.view.text, langs, 0, self.not_claims(langs)))
+        return self._kept[key]
+
     def not_claims(self, langs: list[Language]) -> list[tuple[re.Pattern[str], Prefilter]]:
         key = "not_claims:" + "+".join(lang.code for lang in langs)
         if key not in self._kept:
@@ -172,13 +178,10 @@ class SentenceExtractor:
         self.latin = not lang.cjk
 
     @cached_property
-    def blocked(self) -> list[tuple[int, int]]:
-        """Not-claim spans around the sentence, found only once a number or date needs them."""
-        a = max(0, self.sent.start - BLOCK_CONTEXT)
-        b = min(len(self.text), self.sent.end + BLOCK_CONTEXT)
+    def blocked(self) -> Blocked:
+        """The article's not-claim spans, found once a number or date needs them."""
         # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
-        langs = [load_language(c) for c in ("zh", "en")]
-        return blocked_spans(self.text[a:b], langs, a, self.scan.not_claims(langs))
+        return self.scan.blocked([load_language(c) for c in ("zh", "en")])
 
     def run(self) -> list[Claim]:
         s0, s1 = self.sent.start, self.sent.end
@@ -190,7 +193,7 @@ class SentenceExtractor:
         for d in dates:
             claims.append(self._claim(d.start, d.end, "date", d.iso, "date", None, None, "exact", None, None))
         nums = [n for n in find_numbers(body, s0, self.lang)
-                if not _overlaps(self.blocked, n.start, n.end)
+                if not self.blocked.overlaps(n.start, n.end)
                 and not any(d.start < n.end and n.start < d.end for d in dates)]
         reader = Reader(self.text, self.lang, s0, s1, {n.start for n in nums}, self.seg.boundaries)
         quantities: list[Quantity | None] = [reader.quantity(n) for n in nums]
@@ -228,7 +231,7 @@ class SentenceExtractor:
         for code in codes:
             lang = load_language(code)
             for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang)):
-                if _overlaps(self.blocked, d.start, d.end) or any(x.start < d.end and d.start < x.end for x in found):
+                if self.blocked.overlaps(d.start, d.end) or any(x.start < d.end and d.start < x.end for x in found):
                     continue
                 found.append(d)
         return sorted(found, key=lambda d: d.start)

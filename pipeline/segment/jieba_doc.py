@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,11 @@ def _han_chars() -> re.Pattern[str]:
     return re.compile(jieba.re_han_default.pattern.strip("()").removesuffix("+"))
 
 
+@lru_cache(maxsize=8)
+def _any_of(forms: frozenset[str]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f))))
+
+
 class ZhText:
     """The tokens and sentences of one text as zh_doc has them, cutting blocks only on demand.
 
@@ -169,7 +175,7 @@ class ZhText:
         t, n = self.text, len(self.text)
         if n == 0:
             return []
-        terminators = re.compile("|".join(re.escape(p) for p in sorted(punct_chars, key=len, reverse=True)))
+        terminators = _any_of(frozenset(punct_chars))
         out: list[tuple[int, int]] = []
         first = 0
         pos = 0
