@@ -338,25 +338,26 @@ class Recognizer:
         return tuple(sorted(out, key=lambda c: c.start))
 
 
-# token patterns by their first token: first token -> [(all tokens, payload)]
-_Index = dict[str, list[tuple[tuple[str, ...], Any]]]
+# token patterns by their first token, then by their length: first token -> {n tokens: {tokens: payloads}}
+# (a common first token, 英 or 第, starts dozens of patterns: one lookup per length, not one per pattern)
+_Index = dict[str, dict[int, dict[tuple[str, ...], list[Any]]]]
 
 
 def _add(index: _Index, tokens: tuple[str, ...], payload: Any) -> None:
-    entries = index.setdefault(tokens[0], [])
-    if (tokens, payload) not in entries:
-        entries.append((tokens, payload))
+    payloads = index.setdefault(tokens[0], {}).setdefault(len(tokens), {}).setdefault(tokens, [])
+    if payload not in payloads:
+        payloads.append(payload)
 
 
 def _find(index: _Index, words: list[str]) -> list[tuple[int, int, Any]]:
     """Every (start token, end token, payload) where a pattern's tokens occur, overlaps included (as
-    spaCy's PhraseMatcher and Matcher report them)."""
+    spaCy's PhraseMatcher and Matcher report them).  Matches of one span keep the patterns' order."""
     out = []
     for i in [i for i, w in enumerate(words) if w in index]:  # most tokens start no pattern
-        for tokens, payload in index[words[i]]:
-            n = len(tokens)
-            if n == 1 or tuple(words[i:i + n]) == tokens:
-                out.append((i, i + n, payload))
+        for n, table in index[words[i]].items():
+            payloads = table.get(tuple(words[i:i + n]))
+            if payloads:
+                out.extend((i, i + n, p) for p in payloads)
     return out
 
 

@@ -37,15 +37,15 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
     for sent in seg.sentences:
         paragraphs[sent.paragraph] = paragraphs.get(sent.paragraph, "") + seg.analysis[sent.start:sent.end]
     para_of = {s.index: s.paragraph for s in seg.sentences}
-    ads = _markers("ad_markers")
+    ads = [m.lower() for m in _markers("ad_markers")]
+    ad_paragraphs = {p for p, text in paragraphs.items() if any(m in text.lower() for m in ads)}
     history = _markers("history")
     subjects = _markers("in_scope_subjects")
     for i, c in enumerate(claims):
-        para = paragraphs.get(para_of.get(c.sentence_index, -1), "")
         sentence = seg.analysis[c.sentence_start:c.sentence_start + len(c.sentence)]
         if ref is not None and c.start >= ref:
             reasons[i] = "It appears in the reference matter after the article (links, company boxes, glossary)."
-        elif any(m.lower() in para.lower() for m in ads):
+        elif para_of.get(c.sentence_index, -1) in ad_paragraphs:
             reasons[i] = "It appears in an advertisement or promotion, not in the reporting."
         elif c.kind == "date" and any(h in sentence for h in history) and not any(s in sentence for s in subjects):
             reasons[i] = "It dates a company's founding, which is company history, not the benchmark story."
