@@ -62,20 +62,24 @@ def _groups(forms: tuple[str, ...] | list[str]) -> dict[str, tuple[str, ...]]:
     return hit[1]
 
 
-def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False) -> str | None:
-    """Longest form that `text` starts with at `pos`.  Forms made of Latin letters match
-    case-insensitively and only as whole words; CJK forms match exactly."""
-    if pos >= len(text):
+def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: bool = False,
+                end: int | None = None) -> str | None:
+    """Longest form that `text` starts with at `pos`, within text[:end].  Forms made of Latin letters
+    match case-insensitively and only as whole words; CJK forms match exactly."""
+    end = len(text) if end is None else end
+    if pos >= end:
         return None
     ch = text[pos]
     candidates = _groups(forms).get(ch.lower() if ch.isascii() else ch, ())
     for form in candidates:
+        if pos + len(form) > end:
+            continue
         seg = text[pos:pos + len(form)]
         if form.isascii():
             if seg.lower() != form.lower():
                 continue
             after = pos + len(form)
-            if _ascii_alnum(form[-1]) and after < len(text) and _ascii_alnum(text[after]):
+            if _ascii_alnum(form[-1]) and after < end and _ascii_alnum(text[after]):
                 continue
             return seg
         if seg == form:
@@ -149,7 +153,17 @@ def _arabic(text: str, offset: int, lang: Language) -> list[Num]:
 
 
 def parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
-    """Value, low, high of a Chinese numeral run; ranges (两三, 三四百) give low < high."""
+    """Value, low, high of a Chinese numeral run; ranges (两三, 三四百) give low < high.  Memoized per
+    language: the same few runs (一, 两, 三百) recur, and cn2an validates its input with several regexes."""
+    memo = cached(lang, "parse_cjk_memo", dict)
+    if run not in memo:
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[run] = _parse_cjk(run, lang)
+    return memo[run]
+
+
+def _parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
     digits = lang.digits
     # Range: two successive digits, optionally followed by scale characters: 两三 -> [2, 3], 三四百 -> [300, 400]
     if len(run) >= 2 and run[0] in digits and run[1] in digits:

@@ -59,8 +59,7 @@ class Reader:
     def match(self, pos: int, forms, glued_ok: bool = False) -> str | None:
         if pos >= self.s1:
             return None
-        # the rest of the sentence from pos, not the article up to the sentence's end: same match, small copy
-        m = _match_form(self.text[pos:self.s1], 0, forms, latin=self.latin)
+        m = _match_form(self.text, pos, forms, latin=self.latin, end=self.s1)
         # a Latin form must not start inside a word ("...s"), except a marker glued on (threefold)
         if m and m.isascii() and m[0].isalpha() and pos > 0 and self.text[pos - 1].isascii() and (
                 self.text[pos - 1].isalpha()) and not glued_ok:

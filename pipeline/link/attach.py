@@ -27,6 +27,7 @@ around them, else the nearest earlier mention of a member.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -105,11 +106,15 @@ class _Article:
             home = self.sent_of(c)
             if home is not None and c.kind != "date":  # a date is when, not a fact that owns a clause
                 home.claims.append((c.start, c.end))
+        by_start = sorted(range(len(claims)), key=lambda i: claims[i].start)
+        starts = [claims[i].start for i in by_start]
         for st in self._in_order():
             self._resolve_relative_rounds(st)
             self._resolve_generics(st)
-            ratios = [c for c in claims if c.kind == "ratio" and st.s.start <= c.start < st.s.end]
-            mine = [c for c in claims if st.s.start <= c.start < st.s.end]
+            # the sentence's claims, in the order given
+            here = by_start[bisect.bisect_left(starts, st.s.start):bisect.bisect_left(starts, st.s.end)]
+            mine = [claims[i] for i in sorted(here)]
+            ratios = [c for c in mine if c.kind == "ratio"]
             st.regions = frames.baseline_regions(st.s.text, st.s.start, st.cues, st.mentions, ratios, st.clauses,
                                                  self.rules, frames.bound_spans(mine))
             named = [m for m in st.mentions if m.id and m.how != "date"]

@@ -29,10 +29,12 @@ def clauses(text: str, start: int, delimiters: Iterable[str], continuations: Ite
             cuts.add(i + len(d))
             i = text.find(d, i + 1)
     lower = text.lower()
+    firsts = {w[:1] for w in continuations}
     for cut in list(cuts):
         m = _NON_SPACE.search(lower, cut)  # where lower[cut:].lstrip() starts
         p = m.start() if m else len(lower)
-        if any(lower.startswith(w, p) and not lower[p + len(w):p + len(w) + 1].isalnum() for w in continuations):
+        if lower[p:p + 1] in firsts and any(
+                lower.startswith(w, p) and not lower[p + len(w):p + len(w) + 1].isalnum() for w in continuations):
             cuts.discard(cut)
     edges = sorted(cuts | {0, len(text)})
     return [(start + a, start + b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
