@@ -38,7 +38,8 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
         paragraphs[sent.paragraph] = paragraphs.get(sent.paragraph, "") + seg.analysis[sent.start:sent.end]
     para_of = {s.index: s.paragraph for s in seg.sentences}
     ads = [m.lower() for m in _markers("ad_markers")]
-    ad_paragraphs = {p for p, text in paragraphs.items() if any(m in text.lower() for m in ads)}
+    lowered = {p: text.lower() for p, text in paragraphs.items()}
+    ad_paragraphs = {p for p, low in lowered.items() if any(m in low for m in ads)}
     history = _markers("history")
     subjects = _markers("in_scope_subjects")
     for i, c in enumerate(claims):
