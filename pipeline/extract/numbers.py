@@ -87,6 +87,11 @@ def _match_form(text: str, pos: int, forms: tuple[str, ...] | list[str], latin: 
     return None
 
 
+@lru_cache(maxsize=1024)
+def _literal(form: str) -> re.Pattern[str]:
+    return re.compile(re.escape(form))
+
+
 def _longest(forms) -> tuple[str, ...]:
     return tuple(sorted(set(forms), key=lambda s: (-len(s), s)))
 
@@ -337,7 +342,7 @@ def _indefinite_and_half(text: str, offset: int, lang: Language) -> list[Num]:
             if _before_unit(text, m.end(), lang):
                 out.append(Num(offset + m.start(), offset + m.end(), 1.0, 1.0, True, "indefinite"))
     for h in lang.half:
-        for m in re.finditer(re.escape(h), text):
+        for m in _literal(h).finditer(text):
             if _before_unit(text, m.end(), lang) and not (m.start() > 0 and text[m.start() - 1] in lang.classifiers):
                 out.append(Num(offset + m.start(), offset + m.end(), 0.5, 0.5, False, "half"))
     return out
@@ -351,7 +356,7 @@ def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
     heads = cached(lang, "vague_heads",
                    lambda: _longest(set(lang.classifiers) | {u for u in lang.units if not u.isascii()}))
     for prefix, (lo, hi) in lang.vague_prefixes.items():
-        for m in re.finditer(re.escape(prefix), text):
+        for m in _literal(prefix).finditer(text):
             if _match_form(text, m.end(), heads):
                 out.append(Num(offset + m.start(), offset + m.end(), lo, 1.0, True, "vague", lo, hi, "approx"))
     return out
