@@ -53,12 +53,14 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     official = str(info["official"]) if info.get("official") else None
     n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
     if n_docs > per_page:
-        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers, say)
+        # claims.parquet is written here while the workers render the parts
+        written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers, say,
+                                      meanwhile=lambda: _write_parquet(out_dir, index))
     else:
         written = _write_single(out_dir, input_dir)
         shutil.rmtree(out_dir / PAGES_DIR, ignore_errors=True)  # parts of an earlier, larger run
-    say(0, 1, "writing claims.parquet")
-    written += _write_parquet(out_dir, index)
+        say(0, 1, "writing claims.parquet")
+        written += _write_parquet(out_dir, index)
     say(1, 1, "report written")
     return written
 

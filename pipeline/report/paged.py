@@ -67,10 +67,12 @@ def part_name(number: int) -> str:
 
 def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None, per_page: int,
                         chart_file: str, index: CorpusIndex | None = None, workers: int = 1,
-                        progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
+                        progress: Callable[[int, int, str], None] | None = None,
+                        meanwhile: Callable[[], list[Path]] | None = None) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
     earlier run with more parts are removed.  With `workers` > 1 the parts are rendered in that many
-    processes (forked, where the platform allows: they share the index without copying it)."""
+    processes (forked, where the platform allows: they share the index without copying it), and this
+    process runs `meanwhile` (more of the report's files, whose paths it returns) while they work."""
     index = index or index_corpus(out_dir)
     errors = read_rows(out_dir / "errors.jsonl")
     docs = article_docs(folder, index.claim_offsets, errors)
@@ -86,7 +88,11 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
         done: list[tuple[list[Path], list[IndexRow]]] = []
         if workers > 1 and total > 1 and uses_fork():
             with mp.get_context("fork").Pool(min(workers, total)) as pool:
-                for result in pool.imap(_part_job, numbers):
+                pending = pool.imap(_part_job, numbers)
+                if meanwhile is not None:
+                    written += meanwhile()
+                    meanwhile = None
+                for result in pending:
                     done.append(result)
                     if progress:
                         progress(len(done), total, "report parts")
@@ -97,6 +103,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                     progress(n, total, "report parts")
     finally:
         _SHARED.clear()
+    if meanwhile is not None:
+        written += meanwhile()
     for paths, part_rows in done:
         written += paths
         rows += part_rows

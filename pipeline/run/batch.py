@@ -31,7 +31,7 @@ from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.run import outdir
 from pipeline.run.pool import run_jobs, uses_fork
-from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint, warm_up
+from pipeline.run.process import end_of_articles, failure_result, get_pipeline, process_path, run_fingerprint, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -114,7 +114,14 @@ def _work(args: tuple[str, str, Settings, str, str]) -> str:
     parallel and only a string comes back to the parent."""
     path, root, settings, digest, version = args
     result = process_path(Path(path), Path(root), settings)
-    return json.dumps(_result_to_part(result, digest, version), ensure_ascii=False)
+    part = _result_to_part(result, digest, version)
+    # its lines of claims.jsonl and claims.csv too, so that the merge, which runs alone, only copies them
+    part["lines"] = _claim_lines(part["claims"])
+    return json.dumps(part, ensure_ascii=False)
+
+
+def _claim_lines(rows: list[dict]) -> dict[str, str]:
+    return {"jsonl": jsonl_bytes(rows).decode("utf-8"), "csv": _csv_text(csv_row(r) for r in rows).decode("utf-8")}
 
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
@@ -173,7 +180,10 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
             progress(done, len(paths), doc)
 
     if todo:
-        _dispatch(todo, input_dir, settings, workers, record, summary, version, engine, scheduler)
+        try:
+            _dispatch(todo, input_dir, settings, workers, record, summary, version, engine, scheduler)
+        finally:
+            end_of_articles()
     summary.processed = len(todo)
     extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
               "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
@@ -277,12 +287,17 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
                 summary.error_docs.append(part["doc"])
             else:
                 summary.succeeded += 1
-            # a part holds claims as the contract writes them (its version is this run's)
+            # a part holds claims as the contract writes them (its version is this run's), and, written
+            # by a worker, their lines in the two files
             rows = part.get("claims") or []
             for row in rows:
                 finder.add_row(row)
-            jsonl.write(jsonl_bytes(rows))
-            csv_out.write(_csv_text(csv_row(r) for r in rows))
+            lines = part.get("lines")
+            if not (isinstance(lines, dict) and isinstance(lines.get("jsonl"), str)
+                    and isinstance(lines.get("csv"), str) and lines["jsonl"].count("\n") == len(rows)):
+                lines = _claim_lines(rows)
+            jsonl.write(lines["jsonl"].encode("utf-8"))
+            csv_out.write(lines["csv"].encode("utf-8"))
             summary.claims += len(rows)
         for e in extra_errors:
             errors.write(jsonl_bytes([e]))

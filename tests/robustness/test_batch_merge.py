@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -77,11 +78,24 @@ def test_a_crash_during_the_merge_leaves_the_previous_outputs(corpus: Path, tmp_
     run_batch(corpus, out, Settings())
     before = {n: (out / n).read_bytes() for n in ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")}
 
-    def boom(r: dict) -> list:
+    def boom(self, row: dict) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(batch, "csv_row", boom)
+    monkeypatch.setattr(batch.ConflictFinder, "add_row", boom)
     with pytest.raises(OSError, match="disk full"):
         run_batch(corpus, out, Settings())
     assert {n: (out / n).read_bytes() for n in before} == before
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_the_merge_copies_the_lines_a_worker_rendered_and_renders_them_when_a_part_lacks_them(corpus: Path,
+                                                                                            tmp_path: Path):
+    out = tmp_path / "out"
+    run_batch(corpus, out, Settings())
+    first = {n: (out / n).read_bytes() for n in ("claims.jsonl", "claims.csv")}
+    for part in (out / ".parts").glob("*.json"):  # parts of an older run: claims only
+        data = json.loads(part.read_text(encoding="utf-8"))
+        assert data.pop("lines")["jsonl"].count("\n") == len(data["claims"])
+        part.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    run_batch(corpus, out, Settings())
+    assert {n: (out / n).read_bytes() for n in first} == first
