@@ -363,7 +363,10 @@ def targets(res: dict[str, Any]) -> list[tuple[str, str, bool | None]]:
     out: list[tuple[str, str, bool | None]] = []
     by_n: dict[int, dict[int, dict[str, Any]]] = {}
     for r in res["runs"]:
-        by_n.setdefault(r["n"], {})[r["workers"]] = r
+        # of repeated runs, the fastest: the slower ones measure the other jobs on the machine as well
+        best = by_n.setdefault(r["n"], {}).get(r["workers"])
+        if best is None or (r["status"] == "ok" and (best["status"] != "ok" or r["wall_s"] < best["wall_s"])):
+            by_n[r["n"]][r["workers"]] = r
     pr = res.get("probe", {})
     if "english" in pr:
         e = pr["english"]
@@ -478,6 +481,8 @@ def main() -> None:
     ap.add_argument("--big-workers", type=int, action="append",
                     help="worker counts for the sizes after the first (repeat; default: as --workers)")
     ap.add_argument("--sample", type=int, default=200, help="articles for the in-process probe")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of each worker count on the first corpus; the targets take the fastest of them")
     ap.add_argument("--work", type=Path, help="work folder (default: a temporary one, removed at the end)")
     ap.add_argument("--json", type=Path, help="write the results here")
     ap.add_argument("--no-compare", action="store_true", help="skip quantulum3, jieba and F1")
@@ -510,12 +515,15 @@ def main() -> None:
         _, size = synth.build(corpus, n, bases=bases)
         print(f"built {n} articles ({size / 1e6:.1f} MB) in {corpus}", flush=True)
         first = first or corpus
-        for w in [] if args.no_cli else (workers if corpus == first else args.big_workers or workers):
-            run = run_cli(corpus, work / f"out-{n}-w{w}", w, work / f"log-{n}-w{w}.txt", n, args.mem_limit_gb,
-                          args.engine)
-            run.update(n=n, bytes=size)
-            res["runs"].append(run)
-            print(json.dumps(run), flush=True)
+        # --repeat: the worker counts take turns (1, 2, 1, 2), so that a busy spell on the machine does not
+        # fall on one of them only
+        for attempt in range(1 if corpus != first else max(1, args.repeat)):
+            for w in [] if args.no_cli else (workers if corpus == first else args.big_workers or workers):
+                run = run_cli(corpus, work / f"out-{n}-w{w}", w, work / f"log-{n}-w{w}.txt", n, args.mem_limit_gb,
+                              args.engine)
+                run.update(n=n, bytes=size, attempt=attempt + 1)
+                res["runs"].append(run)
+                print(json.dumps(run), flush=True)
     if args.sample > 0 and first is not None:
         out = work / "probe.json"
         cmd = [sys.executable, str(Path(__file__).resolve()), "--probe", str(first), "--probe-out", str(out),
