@@ -5,6 +5,10 @@ dictionary of domain terms), English through spaCy's rule tokenizer, whose excep
 "e.g." whole and whose number handling keeps "0.39" whole.  Each line of an article is a paragraph;
 a paragraph goes to the Chinese pipeline when it is mostly CJK, and each sentence then gets its own
 language tag, so an English quote inside a Chinese article is tagged "en".
+
+By default (segmenter="lazy") Chinese does not go through the whole pipeline: its sentences are read off the
+characters by the sentencizer's rule, and its words are cut by spaCy's jieba segmenter only in the stretches
+where extraction asks for a word boundary (jieba_doc.ZhText); the tokens and sentences are the same.
 """
 
 from __future__ import annotations
