@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.extract.dates import _regexes
+from pipeline.extract.dates import date_patterns
 from pipeline.extract.prefilter import DIGIT, Text, prefilter, requirement
 from pipeline.lang.loader import load_language
 
@@ -22,7 +22,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     for code in CODES:
         lang = load_language(code)
         out += [(f"{code}:not_claims.{k}", rx) for k, rx in lang.not_claims.items()]
-        out += [(f"{code}:dates.{k}", rx) for k, rx in _regexes(lang)]
+        out += [(f"{code}:dates.{k}", rx) for k, rx in date_patterns(lang)]
     return out
 
 

@@ -21,7 +21,8 @@ class DateMatch:
     iso: str
 
 
-def _regexes(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+    """The language's date patterns as (name, regex), in the order they are tried (built once)."""
     key = "date_res"
     if key in lang.cache:
         return lang.cache[key]
@@ -72,11 +73,6 @@ def _num(s: str | None, lang: Language) -> int | None:
     return int(parsed[0]) if parsed else None
 
 
-def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
-    """The language's date patterns as (name, regex), in the order they are tried."""
-    return _regexes(lang)
-
-
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None,
                patterns: list[tuple[str, re.Pattern[str]]] | None = None) -> list[DateMatch]:
     """Dates in `text` (at article offset `offset`).  `patterns`: date_patterns(lang), or the ones of them
@@ -93,7 +89,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
     view = Text(text)
-    for name, rx in _regexes(lang) if patterns is None else patterns:
+    for name, rx in date_patterns(lang) if patterns is None else patterns:
         if not prefilter(rx)(view):  # month names, 年, a digit...: skip a pattern whose words are absent
             continue
         for m in rx.finditer(text):
