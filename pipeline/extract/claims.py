@@ -28,15 +28,13 @@ class _Cue:
     start: int
 
 
-def blocked_spans(text: str, langs: list[Language], offset: int = 0,
-                  patterns: list[tuple[re.Pattern[str], Prefilter]] | None = None) -> list[tuple[int, int]]:
+def blocked_spans(text: str, langs: list[Language], offset: int = 0) -> list[tuple[int, int]]:
     """Spans of the analysis text that hold no claim (versions, model names, footnote ids...), as
-    article offsets when `text` starts at `offset`.  `patterns`: those of the languages' not-claim
-    patterns to try (default: all)."""
+    article offsets when `text` starts at `offset`."""
     spans: set[tuple[int, int]] = set()
     view = Text(text)
-    for rx, may_match in _not_claim_patterns(langs) if patterns is None else patterns:
-        if not may_match(view):  # most patterns need text this sentence lacks ("@", "第", a digit)
+    for rx, may_match in _not_claim_patterns(langs):
+        if not may_match(view):  # most patterns need text the article lacks ("@", "第", a digit)
             continue
         for m in rx.finditer(text):
             if m.end() > m.start():
@@ -69,11 +67,11 @@ class Blocked:
         return k > 0 and self._reach[k - 1] > s
 
 
-_BY_LAST: dict[tuple[int, tuple[str, ...], bool], tuple[dict, dict[str, tuple[str, ...]]]] = {}
+_ByLast = dict[str, dict[str, tuple[str, ...]]]
+_BY_LAST: dict[tuple[int, tuple[str, ...], bool], tuple[dict, _ByLast]] = {}
 
 
-def _by_last_char(forms: dict[str, tuple[str, ...]], order: tuple[str, ...], latin: bool
-                  ) -> dict[str, dict[str, tuple[str, ...]]]:
+def _by_last_char(forms: dict[str, tuple[str, ...]], order: tuple[str, ...], latin: bool) -> _ByLast:
     """{last character: {kind: its forms ending in it, in their order}}, by the forms dict's identity (the
     language data lives as long as the process); a form can only end just before q in text[q - 1]."""
     key = (id(forms), order, latin)
@@ -136,33 +134,26 @@ def _cue_after(text: str, pos: int, limit: int, forms: dict[str, tuple[str, ...]
 
 
 class ArticleScan:
-    """The patterns that may match somewhere in an article, by their prefilters over its whole text:
-    a pattern whose required text the article lacks cannot match any sentence of it, so sentences only
-    try the others (most not-claim and date patterns need words that few articles hold)."""
+    """What an article's sentences share, found once per article: its not-claim spans (each pattern run
+    over the whole text, so it sees all the context there is: footnote markers after a full stop, URLs
+    that run over a sentence break), and the date patterns its text can match at all (a pattern whose
+    required text the article lacks cannot match any of its sentences)."""
 
     def __init__(self, text: str) -> None:
         self.view = Text(text)
-        self._kept: dict[str, list] = {}
+        self._blocked: dict[str, Blocked] = {}
+        self._dates: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
 
     def blocked(self, langs: list[Language]) -> Blocked:
-        """The not-claim spans of the whole article, found once: a pattern sees all the context there is
-        (footnote markers after a full stop, URLs that run over a sentence break)."""
-        key = "blocked:" + "+".join(lang.code for lang in langs)
-        if key not in self._kept:
-            self._kept[key] = Blocked(blocked_spans(self.view.text, langs, 0, self.not_claims(langs)))
-        return self._kept[key]
-
-    def not_claims(self, langs: list[Language]) -> list[tuple[re.Pattern[str], Prefilter]]:
-        key = "not_claims:" + "+".join(lang.code for lang in langs)
-        if key not in self._kept:
-            self._kept[key] = [(rx, pf) for rx, pf in _not_claim_patterns(langs) if pf(self.view)]
-        return self._kept[key]
+        key = "+".join(lang.code for lang in langs)
+        if key not in self._blocked:
+            self._blocked[key] = Blocked(blocked_spans(self.view.text, langs))
+        return self._blocked[key]
 
     def dates(self, lang: Language) -> list[tuple[str, re.Pattern[str]]]:
-        key = "dates:" + lang.code
-        if key not in self._kept:
-            self._kept[key] = [(name, rx) for name, rx in date_patterns(lang) if prefilter(rx)(self.view)]
-        return self._kept[key]
+        if lang.code not in self._dates:
+            self._dates[lang.code] = [(name, rx) for name, rx in date_patterns(lang) if prefilter(rx)(self.view)]
+        return self._dates[lang.code]
 
 
 class SentenceExtractor:

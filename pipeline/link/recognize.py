@@ -352,7 +352,7 @@ def _add(index: _Index, tokens: tuple[str, ...], payload: Any) -> None:
 def _find(index: _Index, words: list[str]) -> list[tuple[int, int, Any]]:
     """Every (start token, end token, payload) where a pattern's tokens occur, overlaps included (as
     spaCy's PhraseMatcher and Matcher report them).  Matches of one span keep the patterns' order."""
-    out = []
+    out: list[tuple[int, int, Any]] = []
     for i in [i for i, w in enumerate(words) if w in index]:  # most tokens start no pattern
         for n, table in index[words[i]].items():
             payloads = table.get(tuple(words[i:i + n]))

@@ -65,9 +65,9 @@ def run_fingerprint(settings: Settings) -> str:
 _WARM_TEXT = "谷歌的 4096 块 TPU 将训练时间缩短到了 23 秒。Google trained BERT in 23 seconds on 4,096 chips."
 
 
-# gc thresholds of a worker (CPython's default: 700, 10, 10)
+# gc thresholds of a worker (CPython's default: 700, 10, 10), and the process's own
 WORKER_GC_THRESHOLDS = (20_000, 20, 20)
-_GC_BEFORE: list[tuple[int, int, int]] = []
+_GC_AT_START = gc.get_threshold()
 
 
 def warm_up(settings: Settings) -> None:
@@ -81,17 +81,14 @@ def warm_up(settings: Settings) -> None:
     get_pipeline(settings).process(Article(doc="<warm-up>", text=_WARM_TEXT))
     gc.collect()
     gc.freeze()
-    if gc.get_threshold() != WORKER_GC_THRESHOLDS:
-        _GC_BEFORE.append(gc.get_threshold())
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
 
 
 def end_of_articles() -> None:
-    """Back to the collector's thresholds from before warm_up: a parent that warmed up for its forked
-    workers goes on to merge and report, whose garbage must not wait for rare collections (at 10,000
-    articles the merge peaked at twice the memory)."""
-    if _GC_BEFORE:
-        gc.set_threshold(*_GC_BEFORE[0])
+    """Back to the process's own gc thresholds: a parent that warmed up for its forked workers goes on to
+    merge and report, whose garbage must not wait for rare collections (at 10,000 articles the merge
+    peaked at twice the memory)."""
+    gc.set_threshold(*_GC_AT_START)
 
 
 @dataclass
