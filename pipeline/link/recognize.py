@@ -74,7 +74,9 @@ def _blank_nlp() -> Any:
     The tokenizer is rebuilt once, without English's ~5,000 special cases (don't, a.m., emoticons): they
     never change where a name starts or ends, and reloading them for each rule we replace was most of
     the start-up time (0.9 s of 1.4 s)."""
-    import spacy
+    from pipeline.spacy_import import import_spacy
+
+    spacy = import_spacy()
     from spacy.tokenizer import Tokenizer
     from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
@@ -172,9 +174,9 @@ class Recognizer:
         self.kb = kb
         self.rules = kb.linking
         self._memo: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
+        self.nlp = _blank_nlp()
         from spacy.attrs import IDX, LENGTH
 
-        self.nlp = _blank_nlp()
         self._offsets = [IDX, LENGTH]
         self.forms: dict[tuple[str, str, tuple[str, ...]], Alias] = {}
         # entity patterns by first token: cased aliases on the exact text, the others lowercased

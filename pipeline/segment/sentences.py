@@ -79,7 +79,9 @@ def _jieba_ready() -> bool:
 @lru_cache(maxsize=4)
 def get_nlp(code: str):
     """The spaCy pipeline for a language, built once per process."""
-    import spacy
+    from pipeline.spacy_import import import_spacy
+
+    spacy = import_spacy()
 
     lang = load_language(code)
     if code == "zh":
@@ -156,9 +158,10 @@ def _tokens_and_sentences(code: str, texts: list[str], segmenter: str = "spacy")
             d = zh_doc(text, punct)
             yield (d.starts, d.ends), d.sentences
         return
+    nlp = get_nlp(code)
     from spacy.attrs import IDX, LENGTH
 
-    for doc in get_nlp(code).pipe(texts, batch_size=64):
+    for doc in nlp.pipe(texts, batch_size=64):
         sents = [(sent.start_char, sent.end_char) for sent in doc.sents]
         if code != "zh":
             yield ((), ()), sents
