@@ -163,9 +163,10 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
                     elif kind in ("done", "error"):
                         w.job = None
                         remaining -= 1
+                        # the next job first: the worker runs it while the caller stores this result
+                        assign(w)
                         yield (Outcome(index, result=payload) if kind == "done"
                                else Outcome(index, failure="crashed", detail=payload))
-                        assign(w)
                     if kind != "dead":
                         continue
                 if dead:
