@@ -91,7 +91,7 @@ def run(
             bar.update(report_task, completed=done, total=total, description=what)
 
         write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
-                      progress=report_progress)
+                      progress=report_progress, index=summary.index)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,13 +19,13 @@ from pipeline.records import Claim
 UNCHECKED = ("out_of_scope", "unverifiable")
 
 
-def _key(c: Claim) -> tuple[Any, ...] | None:
-    if c.verdict in UNCHECKED or not c.evidence:
+def _key(kind: str, verdict: str, official: Any, evidence: Iterable[str]) -> tuple[Any, ...] | None:
+    if verdict in UNCHECKED or not evidence:
         return None
-    official = round(c.official, 6) if isinstance(c.official, float) else c.official
+    official = round(official, 6) if isinstance(official, float) else official
     # the same evidence and official figure means the same question was asked (the claim's own metric
     # label may differ: "四倍" read as a speedup, "大三倍" as a size ratio, both resolved to chip counts)
-    return (c.kind, official, tuple(sorted(c.evidence)))
+    return (kind, official, tuple(sorted(evidence)))
 
 
 def _as_written(c: _Shown) -> tuple[float, float]:
@@ -106,23 +106,28 @@ class ConflictFinder:
         self._groups: dict[tuple[Any, ...], dict[tuple[Any, ...], _Side]] = defaultdict(dict)
 
     def add(self, c: Claim) -> None:
-        key = _key(c)
-        if key is None:
-            return
+        key = _key(c.kind, c.verdict, c.official, c.evidence)
+        if key is not None:
+            self._add(key, (c.value, c.ratio_reading, c.low, c.high), lambda: c)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """A claim as claims.jsonl holds it (with its id).  Most repeat a wording already seen, so only the
+        first of each wording is rebuilt as a Claim."""
+        key = _key(row["kind"], row.get("verdict", "unverifiable"), row.get("official"), row.get("evidence") or ())
+        if key is not None:
+            self._add(key, (row.get("value"), row.get("ratio_reading"), row.get("low"), row.get("high")),
+                      lambda: Claim.from_contract(row), row.get("id"))
+
+    def _add(self, key: tuple[Any, ...], wording: tuple[Any, ...], claim: Callable[[], Claim],
+             claim_id: str | None = None) -> None:
         clusters = self._groups[key]
-        wording = (c.value, c.ratio_reading, c.low, c.high)
         side = clusters.get(wording)
         if side is None:
-            clusters[wording] = _Side(_Shown.of(c))
+            clusters[wording] = _Side(_Shown.of(claim()))
             return
         side.count += 1
         if len(side.more_ids) < EXAMPLES:
-            side.more_ids.append(c.id)
-
-    def add_row(self, row: dict[str, Any]) -> None:
-        """A claim as claims.jsonl holds it; most claims are never compared, so only those are rebuilt."""
-        if row.get("verdict") not in UNCHECKED and row.get("evidence"):
-            self.add(Claim.from_contract(row))
+            side.more_ids.append(claim_id or claim().id)
 
     def conflicts(self) -> Iterator[dict[str, Any]]:
         """One record per pair of disagreeing wordings of a fact."""

@@ -33,14 +33,16 @@ Progress = Callable[[int, int, str], None]
 
 
 def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES,
-                  workers: int = 1, progress: Progress | None = None) -> list[Path]:
+                  workers: int = 1, progress: Progress | None = None, index: CorpusIndex | None = None) -> list[Path]:
     """Write report.html, report.md, chart.svg and claims.parquet into `out_dir` (and report-pages/ for a
     corpus of more than `per_page` articles); returns their paths.
 
     `input_dir` is the folder the run read (claims' `doc` paths are relative to it); without it the folder
     recorded in OUT_DIR/run.json is used, and without either the report shows the claims' sentences.
     `workers` processes render the parts of a large corpus; `progress(done, total, what)` hears of each
-    step (the parts of a large corpus one by one).
+    step (the parts of a large corpus one by one).  `index` is the index of OUT_DIR's claims.jsonl and
+    conflicts.jsonl when the caller has it (a batch run's merge builds it as it writes them); without it
+    they are read.
     """
     out_dir = Path(out_dir)
     if per_page < 1:
@@ -49,7 +51,8 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
     say = progress or (lambda done, total, what: None)
     say(0, 1, "reading the results for the report")
-    index = index_corpus(out_dir)
+    if index is None:
+        index = index_corpus(out_dir)
     official = str(info["official"]) if info.get("official") else None
     n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
     if n_docs > per_page:

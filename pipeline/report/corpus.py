@@ -83,6 +83,47 @@ class CorpusIndex:
     cross_article: int = 0
     top_conflicts: list[dict[str, Any]] = field(default_factory=list)
 
+    # Built in one pass: add_claim for each line of claims.jsonl, then add_conflict for each line of
+    # conflicts.jsonl (with its byte offset), then finish.  index_corpus reads them from the files; a batch
+    # run's merge feeds them as it writes the files, so that the report need not read them again.
+    _firsts: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+
+    def add_claim(self, c: dict[str, Any], at: int) -> None:
+        doc = str(c.get("doc"))
+        c.setdefault("id", f"claim-{at}")
+        self.claim_offsets.setdefault(doc, array("q")).append(at)
+        counts = self.counts.setdefault(doc, DocCounts())
+        counts.claims += 1
+        self.claims += 1
+        self.keys.update(c)
+        verdict = c.get("verdict")
+        self.verdicts[verdict] += 1
+        if c.get("lang"):
+            self.languages[c["lang"]] += 1
+        if c.get("distortion"):
+            self.distortions[c["distortion"]] += 1
+        if verdict in DISCREPANCY:
+            counts.discrepancies += 1
+            self.discrepancies += 1
+            if len(self.top_discrepancies) < INDEX_ROWS:
+                self.top_discrepancies.append(c)
+        self.chart.add(c)
+
+    def add_conflict(self, k: dict[str, Any], at: int) -> None:
+        self.conflicts += 1
+        self.cross_article += bool(k.get("cross_article"))
+        for doc in {str(c.get("doc")) for c in k.get("claims") or []}:
+            self.conflict_offsets.setdefault(doc, array("q")).append(at)
+            self.counts.setdefault(doc, DocCounts()).conflicts += 1
+        # the first INDEX_ROWS in report order: at most that many of each of the four orders are kept
+        kept = self._firsts.setdefault(conflict_order(k), [])
+        if len(kept) < INDEX_ROWS:
+            kept.append(k)
+
+    def finish(self) -> None:
+        self.top_conflicts = [k for order in sorted(self._firsts) for k in self._firsts[order]][:INDEX_ROWS]
+        self._firsts = {}
+
     def doc_claims(self, doc: str) -> list[dict[str, Any]]:
         return read_at(self.claims_path, self.claim_offsets.get(doc, ()))
 
@@ -114,38 +155,12 @@ def claim_rows(index: CorpusIndex) -> Iterator[dict[str, Any]]:
 
 
 def index_corpus(out_dir: Path) -> CorpusIndex:
+    """The index of a run's claims.jsonl and conflicts.jsonl, read from the files."""
     out_dir = Path(out_dir)
     index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
     for _, at, c in _lines(index.claims_path):
-        doc = str(c.get("doc"))
-        c.setdefault("id", f"claim-{at}")
-        index.claim_offsets.setdefault(doc, array("q")).append(at)
-        counts = index.counts.setdefault(doc, DocCounts())
-        counts.claims += 1
-        index.claims += 1
-        index.keys.update(c)
-        verdict = c.get("verdict")
-        index.verdicts[verdict] += 1
-        if c.get("lang"):
-            index.languages[c["lang"]] += 1
-        if c.get("distortion"):
-            index.distortions[c["distortion"]] += 1
-        if verdict in DISCREPANCY:
-            counts.discrepancies += 1
-            index.discrepancies += 1
-            if len(index.top_discrepancies) < INDEX_ROWS:
-                index.top_discrepancies.append(c)
-        index.chart.add(c)
-    # The first INDEX_ROWS in report order: at most that many of each of the four orders are kept.
-    firsts: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        index.add_claim(c, at)
     for _, at, k in _lines(index.conflicts_path):
-        index.conflicts += 1
-        index.cross_article += bool(k.get("cross_article"))
-        for doc in {str(c.get("doc")) for c in k.get("claims") or []}:
-            index.conflict_offsets.setdefault(doc, array("q")).append(at)
-            index.counts.setdefault(doc, DocCounts()).conflicts += 1
-        kept = firsts.setdefault(conflict_order(k), [])
-        if len(kept) < INDEX_ROWS:
-            kept.append(k)
-    index.top_conflicts = [k for order in sorted(firsts) for k in firsts[order]][:INDEX_ROWS]
+        index.add_conflict(k, at)
+    index.finish()
     return index

@@ -29,6 +29,7 @@ from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, lock
 from pipeline.ingest.read import doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
+from pipeline.report.corpus import CorpusIndex
 from pipeline.run import outdir
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import end_of_articles, failure_result, get_pipeline, process_path, run_fingerprint, warm_up
@@ -55,6 +56,8 @@ class BatchSummary:
     timeouts: int = 0
     out_dir: str = ""
     error_docs: list[str] = field(default_factory=list)
+    # what the merge wrote, indexed for the report (write_reports(index=...)) so it need not read it again
+    index: CorpusIndex | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -200,7 +203,7 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
 
     if progress:
         progress(done, len(paths), "merging the results")
-    write_outputs(out_dir, parts(), summary, extra_errors=extra)
+    summary.index = write_outputs(out_dir, parts(), summary, extra_errors=extra)
     _prune_parts(out_dir, {_part_path(out_dir, d).name for d in docs})
     return summary
 
@@ -271,12 +274,15 @@ def _prune_parts(out_dir: Path, keep: set[str]) -> None:
 
 
 def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
-                  extra_errors: Iterable[dict] = ()) -> None:
+                  extra_errors: Iterable[dict] = ()) -> CorpusIndex:
     """claims.jsonl, claims.csv, errors.jsonl and conflicts.jsonl from the parts, in their order.  Claims
     are written as each part is read, and only a compact record per wording of a fact is kept for the
-    conflicts; all four files are staged and renamed together, so a crash leaves the previous set."""
+    conflicts; all four files are staged and renamed together, so a crash leaves the previous set.
+    Returns the index of the claims and conflicts written, the one the report would read from them."""
     names = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
     finder = ConflictFinder()
+    index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
+    at = 0  # bytes of claims.jsonl written so far
     with atomic_writers([out_dir / n for n in names]) as handles:
         jsonl, csv_out, errors, conflicts = (handles[out_dir / n] for n in names)
         csv_out.write(_csv_text([CSV_COLUMNS]))
@@ -296,14 +302,26 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
             if not (isinstance(lines, dict) and isinstance(lines.get("jsonl"), str)
                     and isinstance(lines.get("csv"), str) and lines["jsonl"].count("\n") == len(rows)):
                 lines = _claim_lines(rows)
-            jsonl.write(lines["jsonl"].encode("utf-8"))
+            data = lines["jsonl"].encode("utf-8")
+            jsonl.write(data)
+            line_at = 0
+            for row in rows:  # one line each: JSON escapes the newlines inside strings
+                index.add_claim(row, at + line_at)
+                line_at = data.index(b"\n", line_at) + 1
+            at += len(data)
             csv_out.write(lines["csv"].encode("utf-8"))
             summary.claims += len(rows)
         for e in extra_errors:
             errors.write(jsonl_bytes([e]))
             summary.errors += 1
+        at = 0
         for record in finder.conflicts():
-            conflicts.write(jsonl_bytes([record]))
+            data = jsonl_bytes([record])
+            index.add_conflict(record, at)
+            conflicts.write(data)
+            at += len(data)
+    index.finish()
+    return index
 
 
 def csv_row(r: dict) -> list:

@@ -44,6 +44,21 @@ def test_claims_csv_has_one_row_per_claim_and_numbers_as_in_the_jsonl(clean_run:
         assert t["entity_round"] == (r["entities"].get("round") or "")
 
 
+def test_the_index_the_merge_builds_equals_the_one_read_from_its_files(corpus: Path, tmp_path: Path):
+    from dataclasses import fields
+
+    from pipeline.report.corpus import index_corpus
+
+    built = run_batch(corpus, tmp_path / "out", Settings()).index
+    read = index_corpus(tmp_path / "out")
+    assert built is not None and built.claims > 0 and built.conflicts > 0
+    for f in fields(read):
+        if f.name == "chart":
+            assert built.chart.points() == read.chart.points()
+        else:
+            assert getattr(built, f.name) == getattr(read, f.name), f.name
+
+
 def test_a_part_that_cannot_be_read_back_is_reported_not_dropped(corpus: Path, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch):
     out = tmp_path / "out"
