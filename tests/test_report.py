@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.report import ReportError, report_command, write_reports
 from pipeline.report.chart import claims_chart, plotted
@@ -206,6 +208,16 @@ def test_markdown_tables_escape_structure(run):
 ])
 def test_markdown_cell(raw, expected):
     assert cell(raw) == expected
+
+
+@given(st.text(alphabet="ab 中|*_&<>\\`[]~\t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2028\u3000") | st.text())
+@settings(max_examples=300, deadline=None)
+def test_a_cell_left_as_it_is_is_one_with_nothing_to_escape(text):
+    # cell() returns most text untouched; that shortcut must agree with the full escaping
+    escaped = text.translate(str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"}))
+    escaped = re.sub(r"([\\`*_\[\]|~])", r"\\\1", escaped)
+    escaped = " ".join(escaped.split())
+    assert cell(text) == escaped
 
 
 def test_parquet_round_trip(run):

@@ -16,6 +16,8 @@ from pipeline.report.load import ArticleView, ReportData
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# what cell() would change: a special character, or whitespace other than single spaces between words
+_CHANGES = re.compile(r"[\\`*_\[\]|~&<>]|\s\s|[^\S ]|^ | $")
 
 
 def cell(value: Any) -> str:
@@ -23,6 +25,8 @@ def cell(value: Any) -> str:
     if value is None:
         return ""
     text = str(value)
+    if _CHANGES.search(text) is None:  # most cells: nothing to escape
+        return text
     text = text.translate(_ENTITIES)  # before the backslashes: '&' is not special to them
     text = _MD_SPECIAL.sub(r"\\\1", text)
     return " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
