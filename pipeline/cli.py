@@ -83,6 +83,7 @@ def run(
                             scheduler=scheduler)
         _write_run_info(out, input_dir, settings, summary)
         from pipeline.report import write_reports
+        from pipeline.run import current
 
         # the report of a large corpus takes minutes: its parts count on a bar of their own
         report_task = bar.add_task("report", total=None)
@@ -90,8 +91,17 @@ def run(
         def report_progress(done: int, total: int, what: str) -> None:
             bar.update(report_task, completed=done, total=total, description=what)
 
-        write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
-                      progress=report_progress, index=summary.index)
+        # the reports are made of the merged outputs, the articles (both in outputs_key) and these
+        key = current.make_key("report", summary.outputs_key, str(input_dir.resolve()), str(out.resolve()),
+                               settings.official, settings.report_page_articles)
+        if summary.outputs_key and current.current(out, "report", key) is not None:
+            bar.update(report_task, completed=1, total=1, description="report already current")
+        else:
+            current.forget(out, "report")
+            written = write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
+                                    progress=report_progress, index=summary.index)
+            if summary.outputs_key:
+                current.mark(out, "report", key, written)
     console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
                   f"{summary.claims} claims, {summary.errors} errors -> {out}")
     for doc in summary.error_docs[:10]:

@@ -30,12 +30,13 @@ from pipeline.ingest.read import doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
-from pipeline.run import outdir
+from pipeline.run import current, outdir
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import end_of_articles, failure_result, get_pipeline, process_path, run_fingerprint, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
+OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
 CSV_COLUMNS = ["id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
                "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entity_org",
                "entity_accelerator", "entity_system", "entity_benchmark", "entity_round", "entity_framework",
@@ -58,6 +59,10 @@ class BatchSummary:
     error_docs: list[str] = field(default_factory=list)
     # what the merge wrote, indexed for the report (write_reports(index=...)) so it need not read it again
     index: CorpusIndex | None = field(default=None, repr=False, compare=False)
+    # the key of what the merged outputs are made of (pipeline.run.current; "" when they also hold results
+    # that were not stored, such as a timeout), and whether they were current already, so nothing was merged
+    outputs_key: str = ""
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:
@@ -158,8 +163,10 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
     # at a time, so memory does not grow with the corpus.
     unstored: dict[str, dict] = {}
     todo: list[tuple[Path, str, str]] = []
+    digests: list[str] = []
     for path, doc in zip(paths, docs, strict=True):
         digest = _file_digest(path)
+        digests.append(digest)
         if _load_part(_part_path(out_dir, doc), digest, version) is not None:
             summary.reused += 1
         else:
@@ -192,6 +199,19 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
               "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
                         "permissions"} for exc in walk_errors]
 
+    # The merged outputs are made of exactly these parts (and walk errors): when all were stored before and
+    # the outputs of that merge are untouched, they are current.
+    merge_key = current.make_key("merge", version, list(zip(docs, digests, strict=True)), extra)
+    keep = {_part_path(out_dir, d).name for d in docs}
+    if not todo and (state := current.current(out_dir, "merge", merge_key)) is not None:
+        summary.unchanged, summary.outputs_key = True, merge_key
+        summary.claims, summary.errors = int(state.get("claims", 0)), int(state.get("errors", 0))
+        summary.succeeded = int(state.get("succeeded", 0))
+        summary.error_docs = [str(d) for d in state.get("error_docs", [])]
+        _prune_parts(out_dir, keep)
+        return summary
+    lost: list[str] = []
+
     def parts() -> Iterator[dict]:
         for doc in docs:
             if doc in unstored:
@@ -199,12 +219,21 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
                 continue
             # checked (or written) in this run, while the lock keeps other runs out
             part = _read_part(_part_path(out_dir, doc))
-            yield part if part is not None and part.get("doc") == doc else _lost_part(doc)
+            if part is None or part.get("doc") != doc:
+                lost.append(doc)
+                part = _lost_part(doc)
+            yield part
 
     if progress:
         progress(done, len(paths), "merging the results")
+    current.forget(out_dir, "merge")
     summary.index = write_outputs(out_dir, parts(), summary, extra_errors=extra)
-    _prune_parts(out_dir, {_part_path(out_dir, d).name for d in docs})
+    _prune_parts(out_dir, keep)
+    if not unstored and not lost:  # outputs made of stored parts only: a rerun may keep them
+        summary.outputs_key = merge_key
+        current.mark(out_dir, "merge", merge_key, [out_dir / n for n in OUTPUT_FILES],
+                     {"claims": summary.claims, "errors": summary.errors, "succeeded": summary.succeeded,
+                      "error_docs": summary.error_docs})
     return summary
 
 
@@ -279,7 +308,7 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
     are written as each part is read, and only a compact record per wording of a fact is kept for the
     conflicts; all four files are staged and renamed together, so a crash leaves the previous set.
     Returns the index of the claims and conflicts written, the one the report would read from them."""
-    names = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
+    names = OUTPUT_FILES
     finder = ConflictFinder()
     index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
     at = 0  # bytes of claims.jsonl written so far
