@@ -2,10 +2,10 @@
 
 Each article runs in a worker process with a time limit (settings.article_timeout), so an article that
 hangs or crashes its process is listed in errors.jsonl ("timeout", "crashed") and the batch goes on.
-Its result is written to OUT_DIR/.parts/<key>.json as soon as it is done (atomically), with the file's
-content hash and the run fingerprint (code, language data, settings, official tables).  A rerun reuses a
-part whose hash and fingerprint still match, so an interrupted run (even kill -9) resumes where it
-stopped, and no claim is lost or written twice: the merged outputs (claims.jsonl, claims.csv,
+Its result is written to OUT_DIR/.parts/<key>.json as soon as it is done (atomically), with the content
+hash of the file and its sidecar, and the run fingerprint (code, language data, settings, official tables).
+A rerun reuses a part whose hash and fingerprint still match, so an interrupted run (even kill -9) resumes
+where it stopped, and no claim is lost or written twice: the merged outputs (claims.jsonl, claims.csv,
 errors.jsonl, conflicts.jsonl) are rebuilt from exactly one part per article, each written atomically.
 
 A run writes only inside OUT_DIR, holds a lock on it, and refuses an OUT_DIR that holds files it did not
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, locked_dir, remove_stale_temps
-from pipeline.ingest.read import doc_id, find_articles, printable
+from pipeline.ingest.read import META_SUFFIX, doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
@@ -74,20 +74,31 @@ def _part_path(out: Path, doc: str) -> Path:
 
 
 def _file_digest(path: Path) -> str:
-    """Content hash of a regular file; "" (never matches a part) for anything else or on error, so a
-    FIFO is never opened here (it would block) and an unreadable file is always retried."""
+    """Content hash of an article: its file's bytes, and its sidecar's (`<file>.meta.yaml`: the round and
+    date an article is read with) when it has one.  "" (never matches a part) for anything but a regular
+    file or on error, so a FIFO is never opened here (it would block) and an unreadable file is always
+    retried."""
     import stat
 
     h = hashlib.sha256()
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             return ""
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
+        _hash_file(path, h)
+        meta = path.with_name(path.name + META_SUFFIX)
+        if meta.exists():
+            h.update(b"\0" + META_SUFFIX.encode())
+            if stat.S_ISREG(meta.stat().st_mode):  # (read_article reports any other kind of sidecar)
+                _hash_file(meta, h)
     except OSError:
         return ""
     return h.hexdigest()
+
+
+def _hash_file(path: Path, h) -> None:  # noqa: ANN001 - a hashlib object
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
 
 
 def _read_part(path: Path) -> dict | None:

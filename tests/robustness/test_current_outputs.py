@@ -67,6 +67,19 @@ def test_a_change_of_input_or_output_merges_again(small: Path, tmp_path: Path, c
     assert rows and len(rows) == again.claims and (out / "claims.csv").exists()
 
 
+def test_an_edited_sidecar_redoes_its_article(small: Path, tmp_path: Path):
+    # the sidecar's round and date are part of what the article yields
+    out = tmp_path / "out"
+    meta = small / "ok.txt.meta.yaml"
+    meta.write_text("round: training-v0.7\n", encoding="utf-8")
+    run_batch(small, out, Settings())
+    meta.write_text("round: training-v0.6\n", encoding="utf-8")
+    again = run_batch(small, out, Settings())
+    assert (again.processed, again.reused, again.unchanged) == (1, 1, False)
+    rounds = {r["entities"].get("round") for r in read_jsonl(out / "claims.jsonl") if r["doc"] == "ok.txt"}
+    assert rounds == {"training-v0.6"}
+
+
 def test_outputs_holding_an_unstored_result_are_never_kept(small: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch):
     real = batch._work
