@@ -47,11 +47,29 @@ def pipeline_version() -> str:
     return f"{__version__}+{h.hexdigest()[:10]}"
 
 
+# The libraries whose upgrade can change what an article yields (decoding, HTML text, segmentation, numerals,
+# Traditional Chinese, fuzzy names): their versions are part of the run fingerprint.
+RESULT_LIBRARIES = ("spacy", "jieba", "cn2an", "opencc", "trafilatura", "charset-normalizer", "rapidfuzz")
+
+
+def library_versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in RESULT_LIBRARIES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
 def run_fingerprint(settings: Settings) -> str:
     """What a stored per-article result depends on besides the article: the pipeline version, the
-    settings that change results, and the content of the official tables and statements (a part checked
-    against another table must not be reused)."""
+    libraries it runs on, the settings that change results, and the content of the official tables and
+    statements (a part checked against another table must not be reused)."""
     h = hashlib.sha1(pipeline_version().encode())
+    h.update(repr(sorted(library_versions().items())).encode())
     # settings that only change how the run is carried out or reported keep the parts valid
     h.update(repr(replace(settings, article_timeout=0.0, report_page_articles=0)).encode())
     official = get_pipeline(settings).official

@@ -241,3 +241,17 @@ def test_stored_results_are_not_reused_against_another_official_table(small: Pat
     table.write_text(table.read_text(encoding="utf-8").replace(",scored,", ",no_score,", 1), encoding="utf-8")
     again = run_batch(small, out, Settings(official=str(official)))
     assert (again.reused, again.processed) == (0, 2)
+
+
+def test_stored_results_are_not_reused_after_a_library_upgrade(small: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch):
+    """A new jieba or spaCy may cut or read the text differently: the articles are redone."""
+    import pipeline.run.process as process
+
+    out = tmp_path / "out"
+    assert run_batch(small, out, Settings()).processed == 2
+    assert run_batch(small, out, Settings()).reused == 2
+    upgraded = {**process.library_versions(), "jieba": "0.43.0"}
+    monkeypatch.setattr(process, "library_versions", lambda: upgraded)
+    again = run_batch(small, out, Settings())
+    assert (again.reused, again.processed) == (0, 2)
