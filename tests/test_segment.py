@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.records import Article
+from pipeline.run.process import Pipeline
 from pipeline.segment.normalize import analysis_text, fold_width
 from pipeline.segment.sentences import segment
+from pipeline.settings import Settings
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,16 @@ def test_traditional_text_is_analysed_as_simplified_with_same_length():
     analysis, traditional = analysis_text(text)
     assert traditional and len(analysis) == len(text)
     assert "辉达" in analysis and "训练时间" in analysis
+
+
+@pytest.mark.parametrize("threshold, converted", [(0.03, True), (0.5, False)])
+def test_the_traditional_threshold_setting_decides_what_is_converted(threshold: float, converted: bool):
+    # 4 of its 22 ideographs are Traditional (訓練時間) and 1 Simplified-only (绩): 0.18, over 0.03, under 0.5
+    text = "在 MLPerf 中，谷歌的成绩是 23 秒，比去年快了很多，訓練時間也短。"
+    process = Pipeline(Settings(traditional_threshold=threshold))
+    seg = process.analyse(Article(doc="t.txt", text=text))[0]
+    assert seg.traditional is converted
+    assert ("训练时间" in seg.analysis) is converted
 
 
 def test_simplified_proper_names_are_not_converted():

@@ -123,7 +123,8 @@ class Pipeline:
 
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
         """Segment, extract and link one article."""
-        seg = segment(article, segmenter=self.settings.segmenter)
+        seg = segment(article, segmenter=self.settings.segmenter,
+                      traditional_threshold=self.settings.traditional_threshold)
         claims = extract_claims(seg, self.settings)
         claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims

@@ -57,16 +57,17 @@ def _changed(sample: str, conv) -> int:
     return sum(map(str.__ne__, sample, converted))  # same length: characters that differ
 
 
-def traditional_share(text: str) -> float:
+def traditional_share(text: str, below: float = 0.0) -> float:
     """How Traditional the text is: the share of CJK characters that t2s changes, counted only when
     Traditional-only characters outnumber Simplified-only ones (昇腾 is Simplified text, though t2s
-    turns 昇 into 升)."""
+    turns 昇 into 升).  A share under `below` is answered 0.0 without counting the Simplified side (most
+    Simplified text has a character or two that t2s changes, and only the threshold matters then)."""
     cjk = CJK_RE.findall(text)
     if not cjk:
         return 0.0
     sample = "".join(cjk[:5000])
     trad = _changed(sample, _t2s())
-    if trad == 0:  # nothing Traditional: the Simplified count cannot matter
+    if trad == 0 or trad / len(sample) < below:  # the Simplified count cannot change the answer
         return 0.0
     simp = _changed(sample, _s2t())
     if trad <= simp:
@@ -89,6 +90,6 @@ def to_simplified(text: str) -> str:
 def analysis_text(text: str, traditional_threshold: float = 0.03) -> tuple[str, bool]:
     """The text the stages analyse, and whether it was converted from Traditional Chinese."""
     folded = fold_width(text)
-    if traditional_share(folded) >= traditional_threshold:
+    if traditional_share(folded, below=traditional_threshold) >= traditional_threshold:
         return to_simplified(folded), True
     return folded, False

@@ -26,7 +26,7 @@ from pipeline.lang.loader import LANG_DIR, load_language
 from pipeline.records import Article, Sentence
 from pipeline.segment.jieba_doc import ZhText, zh_doc
 from pipeline.segment.normalize import analysis_text
-from pipeline.settings import SEGMENTERS
+from pipeline.settings import SEGMENTERS, Settings
 
 
 @dataclass(frozen=True)
@@ -205,13 +205,15 @@ class WordBoundaries:
         return bool(self._chunks)
 
 
-def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str = "lazy") -> Segmented:
+def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str = "lazy",
+            traditional_threshold: float = Settings.traditional_threshold) -> Segmented:
     """Sentences of an article.  Chinese goes through spaCy's jieba segmenter: only where a word boundary
     is asked for (segmenter="lazy", see jieba_doc.ZhText), over whole paragraphs (segmenter="spacy"), or
-    through jieba directly with the same result (segmenter="jieba", see _tokens_and_sentences)."""
+    through jieba directly with the same result (segmenter="jieba", see _tokens_and_sentences).  Text is
+    read as Simplified Chinese when at least `traditional_threshold` of its ideographs are Traditional."""
     if segmenter not in SEGMENTERS:
         raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
-    analysis, traditional = analysis_text(article.text)
+    analysis, traditional = analysis_text(article.text, traditional_threshold)
     # A paragraph past max_paragraph_chars (a 100 MB single line) goes to spaCy in pieces of that size,
     # so time and memory grow linearly with the text.
     chunks = [(s2, e2, i) for i, (s, e) in enumerate(_paragraphs(analysis))
