@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -48,7 +49,7 @@ def run(
     official: Annotated[Path | None, typer.Option(help="Official table (CSV) to reconcile against.")] = None,
     engine: Annotated[str, typer.Option(help="local or dask.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: a local cluster).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 1,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -63,6 +64,10 @@ def run(
     settings = _settings(config)
     if official is not None:
         settings = settings.updated({"official": str(official)})
+    if workers < 0:
+        console.print(f"[red]error:[/red] --workers must be 0 (one per CPU core) or more, not {workers}")
+        raise typer.Exit(2)
+    workers = workers or _cpu_cores()
     if engine not in ("local", "dask"):
         console.print(f"[red]error:[/red] --engine must be local or dask, not {engine!r}")
         raise typer.Exit(2)
@@ -109,6 +114,14 @@ def run(
     if not summary.ok:
         console.print("[red]error:[/red] no article could be read")
         raise typer.Exit(1)
+
+
+def _cpu_cores() -> int:
+    """The cores this process may run on (a container or taskset may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> None:

@@ -118,3 +118,12 @@ def test_claimreview_export_is_json_ld(corpus: Path, tmp_path: Path):
 def test_every_command_has_help(command: str):
     proc = newsclaims(*command.split(), "--help")
     assert proc.returncode == 0 and "Usage" in proc.stdout
+
+
+def test_workers_0_is_one_per_core_and_below_0_is_refused(corpus: Path, tmp_path: Path):
+    proc = newsclaims("run", str(corpus), "--out", str(tmp_path / "out"), "--quiet", "--workers", "0")
+    assert proc.returncode == 0, proc.stderr
+    assert {json.loads(line)["doc"] for line in (tmp_path / "out" / "claims.jsonl").read_text().splitlines()}
+    refused = newsclaims("run", str(corpus), "--out", str(tmp_path / "out2"), "--quiet", "--workers", "-1")
+    assert refused.returncode == 2 and "--workers" in refused.stdout + refused.stderr
+    assert not (tmp_path / "out2").exists()
