@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.extract.dates import date_patterns
-from pipeline.extract.prefilter import DIGIT, Text, prefilter, requirement
+from pipeline.extract.prefilter import DIGIT, Text, prefilter, requirement, with_first_chars
 from pipeline.lang.loader import load_language
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,3 +67,44 @@ def test_folded_view_keeps_ignorecase_matches(char: str) -> None:
     letters = [c for c in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(c, char, re.IGNORECASE)]
     assert letters
     assert all(c in Text(f"x{char}y").folded for c in letters)
+
+
+def _spans(rx: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in rx.finditer(text)]
+
+
+@pytest.mark.parametrize(("name", "rx"), _patterns(), ids=[n for n, _ in _patterns()])
+def test_a_first_character_lookahead_finds_the_same_matches(name: str, rx: re.Pattern[str]) -> None:
+    fast = with_first_chars(rx)
+    texts = _texts()
+    assert [_spans(fast, t) for t in texts] == [_spans(rx, t) for t in texts], name
+
+
+_FAST = [rx for _, rx in _patterns() if with_first_chars(rx) is not rx]
+
+
+@given(st.text(alphabet="0123456789.:-x×vV kKiIsS\u212a\u017f\u0131\u0130fF第一个年期@\nMLPERFmlperf", max_size=40),
+       st.sampled_from(_FAST))
+@settings(max_examples=500, deadline=None)
+def test_the_lookahead_holds_on_random_text(text: str, rx: re.Pattern[str]) -> None:
+    assert _spans(with_first_chars(rx), text) == _spans(rx, text)
+
+
+@pytest.mark.parametrize(("pattern", "lookahead"), [
+    (r"(?<![\d.])\d+\.\d+", r"(?=[\d])"),              # a lookbehind hides the digit from re's own skip
+    (r"(?i)\b(?:first|one)\b", "(?=[FOfo])"),         # word boundary, then case-insensitive words
+    (r"(?i:ab|k)x", "(?=[AKak\u212a])"),               # K (Kelvin) is a k under IGNORECASE
+    (r"\+?\d{2}", r"(?=[\+\d])"),                      # an optional first item
+    (r"第\d+", None),                                  # a literal start: re skips ahead by itself
+    (r"(?m)^\d+", None),
+    (r"(?<!x)a*", None),                               # matches the empty string anywhere
+    (r"(?<!x).b", None),                               # any character may start it
+    (r"(?<!x)[^a]b", None),
+])
+def test_which_patterns_get_a_first_character_lookahead(pattern: str, lookahead: str | None) -> None:
+    rx = re.compile(pattern)
+    fast = with_first_chars(rx)
+    if lookahead is None:
+        assert fast is rx
+    else:
+        assert fast.pattern.startswith(lookahead + "(?:"), fast.pattern

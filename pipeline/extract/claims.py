@@ -11,7 +11,7 @@ from functools import cached_property
 from pipeline.extract.dates import date_patterns, find_dates
 from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, cached, find_numbers
-from pipeline.extract.prefilter import Prefilter, Text, prefilter
+from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
 from pipeline.lang.loader import Language, load_language
 from pipeline.records import Claim, Sentence
@@ -47,7 +47,7 @@ def _not_claim_patterns(langs: list[Language]) -> list[tuple[re.Pattern[str], Pr
         patterns: dict[str, re.Pattern[str]] = {}
         for lang in langs:
             patterns.update(lang.not_claims)  # mixed languages share pattern names: run each once
-        return [(rx, prefilter(rx)) for rx in patterns.values()]
+        return [(with_first_chars(rx), prefilter(rx)) for rx in patterns.values()]
     if not langs:
         return []
     return cached(langs[0], "not_claims+" + "+".join(lang.code for lang in langs[1:]), build)

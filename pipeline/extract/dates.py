@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.extract.numbers import cached, parse_cjk
-from pipeline.extract.prefilter import Text, prefilter
+from pipeline.extract.prefilter import Text, prefilter, with_first_chars
 from pipeline.lang.loader import Language
 
 
@@ -92,7 +92,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     for name, rx in date_patterns(lang) if patterns is None else patterns:
         if not prefilter(rx)(view):  # month names, 年, a digit...: skip a pattern whose words are absent
             continue
-        for m in rx.finditer(text):
+        for m in with_first_chars(rx).finditer(text):
             s, e = m.start(), m.end()
             if name == "cue_y":
                 s = m.start("y")
