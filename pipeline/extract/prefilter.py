@@ -16,8 +16,8 @@ from re import _parser as P  # type: ignore[attr-defined]
 
 DIGIT = "\0digit"  # stands for "any character that \d matches"
 # Under IGNORECASE, an ASCII letter also matches these four (Python's re documentation, re.IGNORECASE).
-_ICASE = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)},
-                        "\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_ICASE_SPECIAL = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_ICASE = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, **_ICASE_SPECIAL})
 _MAX_CLASS = 64  # a character class larger than this adds no requirement
 
 # (text, ignorecase) pairs; a match contains one of the set's texts
@@ -192,8 +192,8 @@ def prefilter(rx: re.Pattern[str]) -> Prefilter:
 
 # ------------------------------------------------------------------------------------ first characters
 
-# Under IGNORECASE an ASCII letter also matches these (Python's re documentation, re.IGNORECASE).
-_ICASE_EXTRA = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+# the same four, by the ASCII letter they match
+_ICASE_EXTRA = {a: "".join(c for c, b in _ICASE_SPECIAL.items() if b == a) for a in set(_ICASE_SPECIAL.values())}
 _CATEGORY_ESCAPES = {C.CATEGORY_DIGIT: r"\d", C.CATEGORY_NOT_DIGIT: r"\D", C.CATEGORY_SPACE: r"\s",
                      C.CATEGORY_NOT_SPACE: r"\S", C.CATEGORY_WORD: r"\w", C.CATEGORY_NOT_WORD: r"\W"}
 
