@@ -5,12 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile import CORPUS, build_hostile, copy_corpus
+from hostile import CORPUS, EN, SENTENCE, build_hostile, copy_corpus
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     return CORPUS
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    """tmp_path/in with two articles: one mixed-language sentence and a shipped English article."""
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "ok.txt").write_text(SENTENCE, encoding="utf-8")
+    (root / "en.txt").write_bytes(EN.read_bytes())
+    return root
 
 
 @pytest.fixture(scope="session")

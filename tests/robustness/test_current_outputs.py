@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile import EN, SENTENCE, read_jsonl
+from hostile import SENTENCE, read_jsonl
 
 import pipeline.run.batch as batch
 from pipeline.run import current
@@ -16,15 +16,6 @@ from pipeline.run.batch import OUTPUT_FILES, run_batch
 from pipeline.settings import Settings
 
 REPORTS = ("report.html", "report.md", "chart.svg", "claims.parquet")
-
-
-@pytest.fixture
-def small(tmp_path: Path) -> Path:
-    root = tmp_path / "in"
-    root.mkdir()
-    (root / "ok.txt").write_text(SENTENCE, encoding="utf-8")
-    (root / "en.txt").write_bytes(EN.read_bytes())
-    return root
 
 
 def _stamps(out: Path, names: tuple[str, ...]) -> dict[str, int]:

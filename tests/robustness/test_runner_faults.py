@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile import EN, REPO, SENTENCE, claims_by_doc, copy_corpus, read_jsonl
+from hostile import REPO, SENTENCE, claims_by_doc, copy_corpus, read_jsonl
 
 import pipeline.run.batch as batch
 from pipeline.errors import OutputDirError
@@ -30,15 +30,6 @@ def _faulty_work(args):
     if name.startswith("crash"):
         os.kill(os.getpid(), signal.SIGKILL)
     return _real_work(args)
-
-
-@pytest.fixture
-def small(tmp_path: Path) -> Path:
-    root = tmp_path / "in"
-    root.mkdir()
-    (root / "ok.txt").write_text(SENTENCE, encoding="utf-8")
-    (root / "en.txt").write_bytes(EN.read_bytes())
-    return root
 
 
 def _tree(root: Path) -> dict[str, str]:
