@@ -319,12 +319,11 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
     are written as each part is read, and only a compact record per wording of a fact is kept for the
     conflicts; all four files are staged and renamed together, so a crash leaves the previous set.
     Returns the index of the claims and conflicts written, the one the report would read from them."""
-    names = OUTPUT_FILES
     finder = ConflictFinder()
     index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
     at = 0  # bytes of claims.jsonl written so far
-    with atomic_writers([out_dir / n for n in names]) as handles:
-        jsonl, csv_out, errors, conflicts = (handles[out_dir / n] for n in names)
+    with atomic_writers([out_dir / n for n in OUTPUT_FILES]) as handles:
+        jsonl, csv_out, errors, conflicts = (handles[out_dir / n] for n in OUTPUT_FILES)
         csv_out.write(_csv_text([CSV_COLUMNS]))
         for part in parts:
             if part.get("error"):

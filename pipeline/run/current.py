@@ -20,20 +20,16 @@ from typing import Any
 
 from pipeline.fileio import atomic_write_text
 from pipeline.run.outdir import PARTS
+from pipeline.run.process import PACKAGE_DIR, hash_tree
 
 # everything of the package that can change an output: code, language data and report templates
 _CODE_SUFFIXES = {".py", ".yaml", ".txt", ".jsonl", ".csv", ".json", ".j2", ".html"}
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
     h = hashlib.sha1()
-    for path in sorted(PACKAGE_DIR.rglob("*")):
-        rel = path.relative_to(PACKAGE_DIR).as_posix()
-        if path.suffix in _CODE_SUFFIXES and "__pycache__" not in rel and path.is_file():
-            h.update(rel.encode())
-            h.update(path.read_bytes())
+    hash_tree(h, PACKAGE_DIR, _CODE_SUFFIXES)
     return h.hexdigest()
 
 

@@ -8,6 +8,7 @@ import traceback
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
@@ -26,7 +27,17 @@ __version__ = "0.1.0"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 # Parts of the package that cannot change what an article yields: editing them keeps earlier parts valid.
 _NOT_PER_ARTICLE = ("report/", "review/", "cli.py", "fileio.py", "run/batch.py", "run/pool.py", "run/outdir.py",
-                    "run/dask_engine.py", "run/isolated.py")
+                    "run/dask_engine.py", "run/isolated.py", "run/current.py")
+
+
+def hash_tree(h: Any, root: Path, suffixes: set[str], skip: tuple[str, ...] = ()) -> None:
+    """Feed `h` the path and bytes of every file under root with one of `suffixes`, in a fixed order,
+    leaving out paths (relative to root) that start with one of `skip`."""
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.suffix in suffixes and path.is_file() and "__pycache__" not in rel and not rel.startswith(skip):
+            h.update(rel.encode())
+            h.update(path.read_bytes())
 
 
 @lru_cache(maxsize=1)
@@ -34,16 +45,9 @@ def pipeline_version() -> str:
     """Code version plus a hash of the code and language data that process an article: a changed
     extractor or lexicon makes earlier per-article results stale, so a rerun redoes them."""
     h = hashlib.sha1(__version__.encode())
-    roots = [(PACKAGE_DIR, {".py", ".yaml", ".txt", ".jsonl", ".csv"})]
+    hash_tree(h, PACKAGE_DIR, {".py", ".yaml", ".txt", ".jsonl", ".csv"}, _NOT_PER_ARTICLE)
     if not LANG_DIR.resolve().is_relative_to(PACKAGE_DIR):
-        roots.append((LANG_DIR.resolve(), {".yaml", ".txt", ".jsonl"}))
-    for root, suffixes in roots:
-        for path in sorted(root.rglob("*")):
-            rel = path.relative_to(root).as_posix()
-            if path.suffix in suffixes and path.is_file() and "__pycache__" not in rel \
-                    and not rel.startswith(_NOT_PER_ARTICLE):
-                h.update(rel.encode())
-                h.update(path.read_bytes())
+        hash_tree(h, LANG_DIR.resolve(), {".yaml", ".txt", ".jsonl"}, _NOT_PER_ARTICLE)
     return f"{__version__}+{h.hexdigest()[:10]}"
 
 
