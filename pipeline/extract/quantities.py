@@ -31,6 +31,7 @@ class Quantity:
     unit_key: str | None = None
     add: float = 0.0  # 一个半小时, a minute and a half: half a unit more
     prefix: bool = False  # the unit was written before the number (百分之九十, $10 million)
+    compound: bool = False  # a hyphenated compound (eight-socket): what it counts is named, if not known
 
 
 def skip_spaces(text: str, pos: int, limit: int) -> int:
@@ -97,7 +98,7 @@ class Reader:
     def newsworthy(num: Num, q: Quantity) -> bool:
         """"two traps", 几个重要细节: a number in words counts something worth checking only when we know
         what it counts; one in digits is kept whatever it counts (50,000 images)."""
-        return not (q.kind == "count" and q.counted in (None, "other") and num.source != "arabic")
+        return not (q.kind == "count" and q.counted in (None, "other") and num.source != "arabic" and not q.compound)
 
     def prefix_unit(self, num: Num) -> tuple[int, Unit] | None:
         """A unit written before the number: 百分之九十, $10."""
@@ -120,8 +121,9 @@ class Reader:
             return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=self.text[start:num.start],
                             unit_key=unit.key, prefix=True)
         p = skip_spaces(self.text, num.end, self.s1)
-        if p == num.end and p + 1 < self.s1 and self.text[p] == "-" and self.text[p + 1].isascii() and (
-                self.text[p + 1].isalpha()):
+        hyphen = p == num.end and p + 1 < self.s1 and self.text[p] == "-" and self.text[p + 1].isascii() and (
+            self.text[p + 1].isalpha())
+        if hyphen:
             p += 1  # 23-second, 2,048-chip
         inner = self.inner_at(p)
         p_in = p + len(inner[1]) if inner else p
@@ -212,6 +214,17 @@ class Reader:
         if num.source == "arabic" and num.integer and num.step == 1 and 1900 <= num.value <= 2100 and (
                 "," not in self.text[num.start:num.end]):
             return None  # a year before a name (2020 AI 开发者大会) counts nothing
+        if hyphen:
+            # a hyphenated compound counts its own word: "8-GPU server" GPUs, "32-socket cluster" sockets
+            word_end = p_in
+            while word_end < self.s1 and self.text[word_end].isascii() and self.text[word_end].isalpha():
+                word_end += 1
+            own = self.match(p_in, self.noun_forms)
+            if own and p_in + len(own) == word_end:
+                return Quantity("count", "count", 1.0, word_end, counted=self._counted(own),
+                                inner_bound=inner[0] if inner else None)
+            if word_end - p_in > 1:
+                return Quantity("count", "count", 1.0, word_end, counted="other", compound=True)
         noun, nstart, nend = self.noun_after(p_in, direct=lang.cjk)
         if noun:
             return Quantity("count", "count", 1.0, nend, counted=noun, inner_bound=inner[0] if inner else None)
@@ -299,6 +312,19 @@ class Reader:
                     return close + 1
         return end
 
+    def _past_name(self, pos: int, limit: int) -> int:
+        """Past the rest of a name that no noun form covers ("TPU v4 systems": v4), to what follows it."""
+        q = pos
+        while q < limit:
+            end = q
+            while end < self.s1 and self.text[end].isascii() and (self.text[end].isalnum() or self.text[end] in "-."):
+                end += 1
+            word = self.text[q:end]
+            if not word or not any(c.isdigit() for c in word) or self.match(q, self.noun_forms):
+                break
+            q = skip_spaces(self.text, end, self.s1)
+        return q
+
     def noun_after(self, pos: int, direct: bool = False) -> tuple[str | None, int, int]:
         """The counted noun after a number or classifier: first noun form within the window, passing
         over names (TPU v3, 英伟达 A100) but not over punctuation or another number."""
@@ -319,7 +345,7 @@ class Reader:
                 # compounds are head-final: DGX A100 系统 counts systems, A100 GPUs counts GPUs
                 # only a name (A100, TPU) modifies a following noun; 公司提交 is noun + verb
                 while any(c.isupper() or c.isdigit() for c in noun):
-                    nxt = skip_spaces(self.text, q + len(noun), self.s1)
+                    nxt = self._past_name(skip_spaces(self.text, q + len(noun), self.s1), limit)
                     more = self.match(nxt, self.noun_forms)
                     if not more or (self.lang.cjk and self.boundaries and not self._whole_word(nxt, nxt + len(more))):
                         break
