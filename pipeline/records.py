@@ -106,11 +106,19 @@ class Claim:
     entities: Entities = field(default_factory=Entities)
     metric: str | None = None
     compared_to: dict[str, Any] | None = None
+    # how each entity was found (linker): type -> (level, rivals), level 0 the claim's clause, 1 its
+    # sentence, 2 the sentence before, 3 further back, 4 the article's default, 9 nothing; rivals: other
+    # ids of the type its sentence names that the claim could be about
+    support: dict[str, tuple[int, tuple[str, ...]]] | None = None
     verdict: str = "unverifiable"
     official: float | str | None = None
     evidence: tuple[str, ...] = ()
     explanation: str = ""
     distortion: str | None = None
+    # the frame the verdict was reached in (round, subject, benchmark, metric, qualifiers, and how each
+    # was found) and the other readings weighed, each with its official figure and verdict
+    frame: dict[str, Any] | None = None
+    alternatives: tuple[dict[str, Any], ...] = ()
 
     @property
     def id(self) -> str:
@@ -146,6 +154,8 @@ class Claim:
             "evidence": list(self.evidence),
             "explanation": self.explanation,
             "distortion": self.distortion,
+            "frame": self.frame,
+            "alternatives": list(self.alternatives),
         }
         return d
 
@@ -181,6 +191,8 @@ class Claim:
             evidence=tuple(d.get("evidence") or ()),
             explanation=d.get("explanation", ""),
             distortion=d.get("distortion"),
+            frame=d.get("frame"),
+            alternatives=tuple(d.get("alternatives") or ()),
         )
 
 

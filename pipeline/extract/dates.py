@@ -129,3 +129,16 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             taken.append((s, e))
     found.sort(key=lambda x: x.start)
     return found
+
+
+def article_date(claims: list, text: str, window: int = 600) -> str | None:
+    """The date an article gives for itself when no sidecar does: the first date written to the month or
+    the day in its opening lines (a date line, a byline, "published on July 10, 2019", "2021-05-19" in an
+    editor's note), as ISO text.  A year alone is no date line ("back in 2015")."""
+    head = min(len(text), max(window, len(text) // 8))
+    for c in sorted(claims, key=lambda c: c.start):
+        if c.start >= head:
+            break
+        if c.kind == "date" and isinstance(c.value, str) and len(c.value) >= 7 and c.value[:4].isdigit():
+            return c.value
+    return None

@@ -41,9 +41,12 @@ SCHEMA: dict[str, set[str] | None] = {
               "relative_years", "following_year"},
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
-    "scope": {"ad_markers", "section_end", "history", "in_scope_subjects"},
+    "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
+              "past", "definition"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
-             "unchanged", "other"},
+             "unchanged", "other", "range", "each", "wins", "at_scale", "per_chip", "new", "systems_of", "area_vision",
+             "area_detection", "area_language", "area_nlp", "area_translation", "area_speech", "area_medical",
+             "area_recommendation", "area_reinforcement"},
     "sentences": {"terminators", "closers"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}
@@ -297,6 +300,9 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         bounds_after=_merged_forms(own.bounds_after, other.bounds_after),
         implicit_ratios=_merged(own.implicit_ratios, other.implicit_ratios),
         not_claims=_merged(own.not_claims, other.not_claims),
+        # a sentence in the other language, or a phrase of it, carries its cue words
+        cues=_merged_forms(own.cues, other.cues),
+        scope=_merged_forms(own.scope, other.scope),
         cache={},
     )
 

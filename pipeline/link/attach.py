@@ -55,6 +55,7 @@ class _Sent:
     list_size: dict[int, int] = field(default_factory=dict)
     asides: list[frames.Span] = field(default_factory=list)
     claims: list[frames.Span] = field(default_factory=list)  # the spans of the sentence's claims
+    kinds: dict[frames.Span, str] = field(default_factory=dict)  # the kind of each of those claims
     block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
@@ -72,6 +73,21 @@ class _Sent:
         if home is None or home[0] <= claim.start and claim.end <= home[1]:
             return False
         return self._holds_claims(home, claim)
+
+    def contrasted(self, m: Mention | Cue, claim: Claim) -> bool:
+        """`m` is written in another clause than the claim's, one that sets another subject against the
+        rest of the sentence ("…, while the top commercial system needed 0.76 minutes using 1840 Nvidia
+        accelerators") and holds claims of its own: what it names is theirs."""
+        clause = frames.span_of(self.clauses, m.start)
+        if clause is None or clause[0] <= claim.start < clause[1] or not self._holds_claims(clause, claim):
+            return False
+        return any("contrast" in c.keys and frames.inside(c, clause) for c in self.cues)
+
+    def nearest_claim(self, m: Mention | Cue, kind: str) -> frames.Span | None:
+        """The claim of that kind written nearest a mention: in "Transformer ... finished in 16 seconds,
+        and ResNet-50 ... took 23 seconds" each name goes with its own time."""
+        same = [c for c in self.claims if self.kinds.get(c) == kind]
+        return min(same, key=lambda c: (max(0, c[0] - m.end, m.start - c[1]), c[0]), default=None)
 
     def _holds_claims(self, span: frames.Span, claim: Claim) -> bool:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
@@ -106,6 +122,7 @@ class _Article:
             home = self.sent_of(c)
             if home is not None and c.kind != "date":  # a date is when, not a fact that owns a clause
                 home.claims.append((c.start, c.end))
+                home.kinds[(c.start, c.end)] = c.kind
         by_start = sorted(range(len(claims)), key=lambda i: claims[i].start)
         starts = [claims[i].start for i in by_start]
         for st in self._in_order():
@@ -180,7 +197,7 @@ class _Article:
         """A date claim is a round mention: the round published that month, or None (no round: blocks
         the article's default round for its clause).  A date without a year ("--07-29", 7 月 29 日)
         takes the article's year."""
-        year = next((str(meta[k])[:4] for k in ("date", "published", "pub_date") if meta.get(k)), None)
+        year = next((str(meta[k])[:4] for k in ("date", "published", "pub_date", "date_text") if meta.get(k)), None)
         entry = self.kb.get("round", self.round)
         year = year or (str(entry.attrs["date"])[:4] if entry is not None else None)
         for c in claims:
@@ -193,25 +210,11 @@ class _Article:
             st.mentions.sort(key=lambda m: m.start)
 
     def _article_round(self, meta: dict[str, Any], claims: Sequence[Claim]) -> str | None:
-        rid = self.kb.round_id(meta.get("round"))
-        if rid:
-            return rid
-        for key in ("date", "published", "pub_date"):
-            if meta.get(key):
-                found = self.kb.round_on(str(meta[key]).replace("/", "-"))
-                if found:
-                    return found
-        doc = (claims[0].doc if claims else str(meta.get("doc", ""))).split("/")
-        for part in doc:
-            if part in self.kb.entries["round"]:
-                return part
-        m = ISO_DATE.match(doc[-1]) if doc else None
-        if m and self.kb.round_on(m.group(0)):
-            return self.kb.round_on(m.group(0))
-        named = {m.id for st in self._in_order() for m in st.mentions
-                 if m.type == "round" and m.id and m.how in SPECIFIC}
-        dated = [r.id for r in self.kb.rounds if r.id in named]
-        return dated[-1] if dated else None
+        named = [m.id for st in self._in_order() for m in st.mentions
+                 if m.type == "round" and m.id and m.how in SPECIFIC]
+        doc = claims[0].doc if claims else str(meta.get("doc", ""))
+        rid, self.round_certain = article_round(self.kb, meta, doc, named)
+        return rid
 
     def _resolve_relative_rounds(self, st: _Sent) -> None:
         conf = self.rules.confidence["relative"]
@@ -296,7 +299,8 @@ class _Article:
         self._adjust(st, claim, clause, ok, chosen)
         if "round" not in ignore and "round" not in chosen:
             chosen["round"] = (self.round, 4)
-        values = infer.implied(self.kb, chosen)
+        levels: dict[str, int] = {}
+        values = infer.implied(self.kb, chosen, levels)
         described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
                         for m in pool)
         values = infer.remap_description(self.kb, values, described)
@@ -305,7 +309,30 @@ class _Article:
         ents = Entities(**{t: values.get(t) for t in ENTITY_TYPES})
         compared = (infer.compared(self.kb, [r for r in st.regions if r.owner == claim.start], st.mentions, st.cues,
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
-        return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared)
+        support = self._support(st, claim, region, ok, values, levels, ignore)
+        return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared,
+                      support=support)
+
+    def _support(self, st: _Sent, claim: Claim, region: frames.Region | None, ok: list[Mention],
+                 values: dict[str, str | None], levels: dict[str, int], ignore: set[str]
+                 ) -> dict[str, tuple[int, tuple[str, ...]]]:
+        """For each entity type: how near the words that named it are (0 the claim's clause, 1 its
+        sentence, 2 the sentence before, 3 further back, 4 the article's default, 9 nothing) and the other
+        ids of the type the sentence names that the claim could be about (its rivals).  Mentions in a
+        baseline (of another claim's comparison), or in a contrasting clause with claims of its own, are
+        no rivals."""
+        out: dict[str, tuple[int, tuple[str, ...]]] = {}
+        for t in ENTITY_TYPES:
+            if t in ignore:
+                continue
+            rivals = tuple(dict.fromkeys(
+                m.id for m in ok if m.type == t and m.id and m.id != values.get(t) and m.how != "date"
+                and (st.in_region(m) is None) == (region is None) and not st.contrasted(m, claim)
+                and not st.foreign(m, claim) and st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))))
+            level = levels.get(t, 9) if values.get(t) else 9
+            if values.get(t) or rivals:
+                out[t] = (level, rivals)
+        return out
 
     def _adjust(self, st: _Sent, claim: Claim, clause: frames.Span | None, ok: list[Mention],
                 chosen: dict[str, tuple[str | None, int]]) -> None:
@@ -329,7 +356,7 @@ class _Article:
 
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim
               ) -> tuple[str | None, int] | None:
-        cands = [m for m in pool if m.type == t]
+        cands = [m for m in pool if m.type == t and not st.contrasted(m, claim)]
         if t in self.rules.clause_owned:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
             cands = [m for m in cands if m.how == "date" or not st.foreign(m, claim)]
@@ -384,6 +411,36 @@ class _Article:
                 m = cands[0]
                 return (AMBIGUOUS if prev.list_size.get(id(m), 1) > 1 else m.id), 2 if back == 0 else 3
         return None
+
+
+def article_round(kb: KnowledgeBase, meta: dict[str, Any], doc: str, named: Sequence[str]) -> tuple[str | None, bool]:
+    """The round an article reports, and whether that is certain: its metadata's round or date, a round
+    id or a dated file name in its path (certain); else the latest round its text names (certain when it
+    names one); else the round of the date its first lines give (`date_text`, a date line or byline).
+    The reconcile stage asks the same, so both agree on the default round of a claim."""
+    rid = kb.round_id(meta.get("round"))
+    if rid:
+        return rid, True
+    for key in ("date", "published", "pub_date"):
+        if meta.get(key):
+            found = kb.round_on(str(meta[key]).replace("/", "-"))
+            if found:
+                return found, True
+    parts = doc.split("/")
+    for part in parts:
+        if part in kb.entries["round"]:
+            return part, True
+    m = ISO_DATE.match(parts[-1]) if parts else None
+    if m and kb.round_on(m.group(0)):
+        return kb.round_on(m.group(0)), True
+    dated = [r.id for r in kb.rounds if r.id in set(named)]
+    from_date = kb.round_on(str(meta["date_text"])) if meta.get("date_text") else None
+    if dated:
+        # a retrospective names several rounds: the latest is the news, certain when its date agrees
+        return dated[-1], len(dated) == 1 or from_date == dated[-1]
+    if from_date:
+        return from_date, True
+    return None, False
 
 
 def _as_list(value: Any) -> list[Any]:

@@ -28,8 +28,10 @@ AMBIGUOUS = "\x00list"  # a list of several: no single id
 Picks = dict[str, tuple[str | None, int]]
 
 
-def implied(kb: KnowledgeBase, chosen: Picks) -> dict[str, str | None]:
-    """System -> accelerator and org, accelerator -> org, when they are nearer than what was found."""
+def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = None) -> dict[str, str | None]:
+    """System -> accelerator and org, accelerator -> org, when they are nearer than what was found.
+    `levels`, when given, receives how far from the claim each value's words were (an implied value
+    takes the level of what implies it)."""
     got = dict(chosen)
     rnd = got.get("round", (None, 9))[0]
     sys_id, sys_lvl = got.get("system", (None, 9))
@@ -62,6 +64,8 @@ def implied(kb: KnowledgeBase, chosen: Picks) -> dict[str, str | None]:
             got["org"] = (org, lvl)
     values = {t: (v if v != AMBIGUOUS else None) for t, (v, _) in got.items()}
     values["org"] = submitter(kb, values.get("org"), values.get("accelerator"), rnd)
+    if levels is not None:
+        levels.update({t: lvl for t, (v, lvl) in got.items() if v is not None})
     return values
 
 

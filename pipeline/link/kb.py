@@ -45,7 +45,7 @@ ATTR_KEYS: dict[str, dict[str, str | None]] = {
     "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
                "instance_of": "system"},
-    "benchmark": {"task": None, "rounds": "round"},
+    "benchmark": {"task": None, "rounds": "round", "area": None},
     "framework": {"org": "org"},
     "round": {"date": None, "ordinal": None},
     "category": {},

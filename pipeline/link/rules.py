@@ -11,6 +11,7 @@ with a key that says what they signal:
     cmp:after_ratio             "2.7 times the speed of X": within a few words after a ratio, opens its baseline
     metric:<n>                  a cue word of metric rule n
     aggregate                   平均 / on average: the claim is over benchmarks
+    contrast                    而 / whereas: the clause is about another subject than the one before
 
 Besides cues, the punctuation and words that shape a sentence: clause delimiters, words that continue
 the clause before them (", which ..."), the brackets of an aside, list separators.
@@ -28,7 +29,7 @@ from pipeline.records import KINDS
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares",
-            "list_markers", "clause_owned"}
+            "list_markers", "clause_owned", "contrast"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -154,6 +155,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
             add(closers_t, "cmp:paired_close")
             paired[str(opener).lower()] = frozenset(c.lower() for c in closers_t)
     add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
+    add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):
         add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
 

@@ -261,14 +261,16 @@ class OfficialResults:
                 out[bench] = best
         return out
 
-    def leads(self, who: str, round: str, category: str | None = None, division: str | None = "closed") -> Leads:
-        """In how many benchmarks of the round the org holds the fastest scored result."""
+    def leads(self, who: str, round: str, category: str | None = None, division: str | None = "closed",
+              per_chip: bool = False) -> Leads:
+        """In how many benchmarks of the round the org holds the fastest scored result (per_chip: the least
+        chip-minutes, the way vendors count 'per accelerator' records)."""
         leaders: list[tuple[str, str]] = []
         led: list[str] = []
         uncertain: list[str] = []
         for bench in self.benchmarks(round, division):
             rows = self.select(benchmark=bench, round=round, category=category, division=division)
-            best = _fastest(rows)
+            best = _fastest(rows, per_chip=per_chip)
             if best is None:
                 continue
             leaders.append((bench, best.record_id))
@@ -283,9 +285,10 @@ class OfficialResults:
         return Leads(who.lower(), round, len(led), len(leaders), tuple(led), tuple(leaders), tuple(uncertain))
 
     def count_under(
-        self, who: str, round: str, seconds: float, category: str | None = None, division: str | None = None
+        self, who: str | None, round: str, seconds: float, category: str | None = None, division: str | None = None
     ) -> CountUnder:
-        """How many benchmarks the org trained in under `seconds` in the round (any of its systems)."""
+        """How many benchmarks the org (any submitter, for None) trained in under `seconds` in the round
+        (any of its systems)."""
         rows = self.select(who=who, round=round, category=category, division=division)
         under = sorted(
             (r for r in rows if r.seconds is not None and r.seconds < seconds),
@@ -293,7 +296,7 @@ class OfficialResults:
         )
         benches = tuple(sorted({r.benchmark for r in under}))
         return CountUnder(
-            who.lower(),
+            (who or "").lower(),
             round,
             seconds,
             len(benches),

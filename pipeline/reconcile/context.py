@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.lang.loader import load_language
@@ -23,6 +23,11 @@ class ArticleContext:
     official: OfficialResults
     benchmarks_in_sentence: dict[int, tuple[str, ...]]  # sentence index -> benchmarks it names
     benchmark_mentions: dict[int, tuple[tuple[int, str], ...]]  # sentence index -> (article offset, id)
+    # sentence index -> the ids of each type it names (all types), and its paragraph
+    named: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    paragraph: dict[int, int] = field(default_factory=dict)
+    # the article's round comes from its metadata, its path, a date line, or is the only round it names
+    round_certain: bool = False
 
     def siblings(self, claim: Claim) -> list[Claim]:
         return [c for c in self.claims if c.sentence_index == claim.sentence_index and c is not claim]
@@ -30,9 +35,56 @@ class ArticleContext:
     def earlier(self, claim: Claim, window: int = 3) -> list[Claim]:
         return [c for c in self.claims if claim.sentence_index - window <= c.sentence_index < claim.sentence_index]
 
+    def paragraph_rounds(self, claim: Claim) -> tuple[str, ...]:
+        """Rounds named in the claim's paragraph outside its sentence, nearest sentence first (ids the
+        recognizer finds: names and aliases, not relative words)."""
+        para = self.paragraph.get(claim.sentence_index)
+        if para is None:
+            return ()
+        idx = sorted((i for i, p in self.paragraph.items() if p == para and i != claim.sentence_index),
+                     key=lambda i: abs(i - claim.sentence_index))
+        return tuple(dict.fromkeys(r for i in idx for r in self.named.get(i, {}).get("round", ())))
+
+    def name(self, etype: str, eid: str | None) -> str:
+        """An entity as people write it: its first English name in the knowledge base, else its id."""
+        entry = self.kb.get(etype, eid) if eid else None
+        if entry is None:
+            return str(eid)
+        return next(iter(entry.aliases.get("en") or ()), str(eid))
+
+    def accelerators_of(self, org: str, rnd: str | None) -> list[str]:
+        """The accelerators of that maker with results in the round (by any submitter)."""
+        made = {e.id for e in self.kb.entries["accelerator"].values() if e.attrs.get("org") == org}
+        return sorted({r.accelerator for r in self.official.select(round=rnd) if r.accelerator in made})
+
 
 def round_of(claim: Claim, ctx: ArticleContext) -> str | None:
     return claim.entities.round or ctx.round
+
+
+def clause_span(claim: Claim, ctx: ArticleContext | None = None) -> tuple[int, int]:
+    """The claim's clause as offsets into its sentence (the linker's clause delimiters)."""
+    kb = ctx.kb if ctx is not None else load_kb()
+    text, rel = claim.sentence, claim.start - claim.sentence_start
+    start, end = 0, len(text)
+    for d in kb.linking.clause_delimiters:
+        i = text.rfind(d, 0, max(rel, 0))
+        if i >= 0:
+            start = max(start, i + len(d))
+        j = text.find(d, max(rel, 0) + len(claim.text))
+        if j >= 0:
+            end = min(end, j)
+    return start, end
+
+
+def sentence_before(claim: Claim, ctx: ArticleContext, what: str, whole: bool = False) -> bool:
+    """Whether the claim's sentence, before the claim (or anywhere, `whole`), holds a linking phrase of
+    this kind (relative_previous: 上届 / last year's round; relative_current: 本轮 / this round)."""
+    keys = {"relative_previous": "relative:round:previous", "relative_current": "relative:round:current"}
+    want = keys[what]
+    text = claim.sentence if whole else claim.sentence[:max(0, claim.start - claim.sentence_start)]
+    low = text.lower()
+    return any(want in cues and _word_positions(form.lower(), low) for form, cues in ctx.kb.linking.cues.items())
 
 
 def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
@@ -45,9 +97,70 @@ def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
     return None
 
 
-def has_cue(claim: Claim, key: str) -> bool:
-    words = load_language(claim.lang).cues.get(key, ())
-    return any(w.lower() in claim.sentence.lower() for w in words)
+def has_cue(claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
+            before_claim: bool = False, others: tuple[Claim, ...] | None = None) -> bool:
+    """Whether the claim's sentence (or only its clause, or only the words before it, or - given the
+    sentence's `others` claims - its clause and the clauses that hold no claim of their own) holds a
+    word of the lexicon's `section`.`key` list."""
+    return cue_distance(claim, key, section, clause=clause, before_claim=before_claim, others=others) is not None
+
+
+def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
+                 before_claim: bool = False, others: tuple[Claim, ...] | None = None) -> int | None:
+    """How many characters from the claim the nearest such word is (None: there is none)."""
+    lang = load_language(claim.lang)
+    words = (lang.cues if section == "cues" else lang.scope).get(key, ())
+    if not words:
+        return None
+    text = claim.sentence.lower()
+    rel = claim.start - claim.sentence_start
+    spans: list[tuple[int, int]]
+    if clause:
+        spans = [clause_span(claim)]
+    elif before_claim:
+        spans = [(0, max(0, rel))]
+    elif others is not None:
+        spans = [s for s in clause_spans(claim) if s[0] <= rel < s[1] or not any(
+            s[0] <= o.start - claim.sentence_start < s[1] for o in others if o is not claim)]
+    else:
+        spans = [(0, len(text))]
+    best: int | None = None
+    for a, b in spans:
+        part = text[a:b]
+        for w in words:
+            for i in _word_positions(w.lower(), part):
+                d = max(0, a + i - (rel + len(claim.text)), rel - (a + i + len(w)))
+                best = d if best is None else min(best, d)
+    return best
+
+
+def clause_spans(claim: Claim) -> list[tuple[int, int]]:
+    """All clauses of the claim's sentence, as offsets into it."""
+    text = claim.sentence
+    cuts = {0, len(text)}
+    for d in load_kb().linking.clause_delimiters:
+        i = text.find(d)
+        while i >= 0:
+            cuts.add(i + len(d))
+            i = text.find(d, i + 1)
+    edges = sorted(cuts)
+    return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+
+
+def _word_positions(word: str, text: str) -> list[int]:
+    """Where a cue stands as a word: Latin cues must not start or end inside a longer word ("if" is not
+    in "different")."""
+    out = []
+    i = text.find(word)
+    latin = word[:1].isascii() and word[:1].isalpha()
+    while i >= 0:
+        before = text[i - 1] if i > 0 else " "
+        after = text[i + len(word)] if i + len(word) < len(text) else " "
+        if not latin or (not (before.isascii() and before.isalnum()) and
+                         not (word[-1:].isalnum() and after.isascii() and after.isalnum())):
+            out.append(i)
+        i = text.find(word, i + 1)
+    return out
 
 
 def label_of(**parts: Any) -> str:

@@ -2,37 +2,28 @@
 
 from __future__ import annotations
 
-import math
-
 from pipeline.lang.loader import load_language
 from pipeline.link import recognize
+from pipeline.link.attach import SPECIFIC, article_round
 from pipeline.link.kb import KnowledgeBase
+from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
+from pipeline.reconcile.context import has_cue
+from pipeline.reconcile.counts import counted_metric
+from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
-from pipeline.reconcile.scope import out_of_scope
-from pipeline.reconcile.verdicts import Fact, judge
+from pipeline.reconcile.scope import not_a_result, out_of_scope, restated
+from pipeline.reconcile.verdicts import Fact, Judgement, judge
 from pipeline.records import Claim, evolve
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
 
-def _article_round(claims: list[Claim], meta: dict, kb: KnowledgeBase) -> str | None:
-    """The round the article reports: its metadata's round or date, else the round its claims name most
-    (on a tie, the one named first: the answer must not depend on the hash seed)."""
-    if meta.get("round"):
-        return kb.round_id(meta["round"]) or str(meta["round"])
-    for key in ("date", "published", "pub_date"):
-        if meta.get(key) and (found := kb.round_on(str(meta[key]).replace("/", "-"))):
-            return found
-    rounds = [c.entities.round for c in claims if c.entities.round]
-    return max(dict.fromkeys(rounds), key=rounds.count) if rounds else None
-
-
-def _benchmark_mentions(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[tuple[int, str], ...]]:
+def _mentions(seg: Segmented, kb: KnowledgeBase) -> dict[int, tuple[Mention, ...]]:
     out = {}
     for s in seg.sentences:
         # same text and offset as the linker asked, so the recognizer's cache answers
-        found = tuple((m.start, m.id) for m in recognize(s.text, kb, s.start) if m.type == "benchmark")
+        found = tuple(m for m in recognize(s.text, kb, s.start) if m.id)
         if found:
             out[s.index] = found
     return out
@@ -57,7 +48,7 @@ def _from_side(claim: Claim, others: list[Claim]) -> bool:
     rel = claim.start - claim.sentence_start
     starts = [sent.rfind(f.lower(), 0, rel) for f in lang.cues.get("from", ())]
     f = max(starts, default=-1)
-    if f < 0:
+    if f < 0 or has_cue(claim, "range"):  # "sizes range from 8 to 4096 chips": a span, not a change
         return False
     tos = [sent.find(t.lower(), f) for t in lang.cues.get("to", ())]
     t = min((x for x in tos if x > f), default=-1)
@@ -88,39 +79,47 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
     scope = out_of_scope(seg, claims, settings)
-    claims = _earlier_round_for_from_side(claims, _article_round(claims, seg.article.meta, kb), kb)
-    mentions = _benchmark_mentions(seg, kb)
-    ctx = ArticleContext(claims, _article_round(claims, seg.article.meta, kb), kb, official,
-                         {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in mentions.items()}, mentions)
+    mentions = _mentions(seg, kb)
+    named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
+                    if m.type == "round" and m.how in SPECIFIC]
+    rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
+    claims = _earlier_round_for_from_side(claims, rnd, kb)
+    named: dict[int, dict[str, tuple[str, ...]]] = {}
+    for i, ms in mentions.items():
+        for m in ms:
+            named.setdefault(i, {}).setdefault(m.type, ())
+            if m.id not in named[i][m.type]:
+                named[i][m.type] += (m.id,)  # type: ignore[operator]
+    bench = {i: tuple((m.start, m.id) for m in ms if m.type == "benchmark") for i, ms in mentions.items()}
+    bench = {i: b for i, b in bench.items() if b}
+    ctx = ArticleContext(claims, rnd, kb, official,
+                         {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in bench.items()},
+                         bench, named, {s.index: s.paragraph for s in seg.sentences}, certain)
     out: list[Claim] = []
     for i, claim in enumerate(claims):
         if i in scope:
             out.append(evolve(claim, verdict="out_of_scope", explanation=scope[i]))
             continue
-        try:
-            fact = resolve(claim, ctx)
-        except (KeyError, ValueError, ZeroDivisionError, TypeError) as exc:
-            out.append(evolve(claim, verdict="unverifiable",
-                               explanation=f"The official data could not be queried for this claim ({exc})."))
+        why_not = not_a_result(claim)
+        if why_not:
+            out.append(evolve(claim, verdict="unverifiable", explanation=why_not))
             continue
-        if fact is None:
-            what = (claim.metric or claim.kind).replace("_", " ")
-            out.append(evolve(claim, verdict="unverifiable", explanation=(
-                f"No official result or primary-source statement decides this {what} claim.")))
+        pair = restated(claim, claims) if claim.kind != "ratio" else None
+        if pair is not None:
+            out.append(evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2]))
             continue
-        lang = load_language(claim.lang)
-        # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
-        maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
-            m.lower() for m in lang.cues.get("maximum", ())} and not any(
-            w.lower() in claim.sentence.lower() for w in lang.cues.get("average", ()))
-        j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
-                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
-        official_value = fact.value
-        if isinstance(official_value, float) and not math.isnan(official_value):
-            official_value = float(f"{official_value:.6g}")
-        out.append(evolve(claim, verdict=j.verdict, official=official_value, evidence=tuple(fact.evidence),
-                           explanation=j.explanation, distortion=j.distortion))
+        out.append(weigh(counted_metric(claim, ctx), ctx, resolve, _judge))
     return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
+
+
+def _judge(claim: Claim, fact: Fact) -> Judgement:
+    lang = load_language(claim.lang)
+    # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
+    maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
+        m.lower() for m in lang.cues.get("maximum", ())} and not any(
+        w.lower() in claim.sentence.lower() for w in lang.cues.get("average", ()))
+    return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
+                 maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
 
 
 def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:

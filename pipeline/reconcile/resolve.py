@@ -10,9 +10,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipeline.reconcile.context import ArticleContext
+from pipeline.reconcile.counts import (
+    entries_count,
+    new_count,
+    per_chip_wins_count,
+    submissions_of,
+    suite_count,
+    system_count,
+    wins_count,
+)
 from pipeline.reconcile.ratios import per_chip_ratio, speedup, system_size_ratio
 from pipeline.reconcile.sizes import benchmarks_count, chip_count, companies_count, host_count, models_count, run_count
-from pipeline.reconcile.statements import date, peak_compute, records_count, submissions_count
+from pipeline.reconcile.statements import (
+    STATED,
+    date,
+    peak_compute,
+    pod_chips,
+    records_count,
+    stated,
+    submissions_count,
+)
 from pipeline.reconcile.times import elapsed, train_time
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
@@ -27,17 +44,27 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "speedup": speedup,
     "per_chip_compute_ratio": per_chip_ratio,
     "peak_compute": peak_compute,
+    "compute": peak_compute,  # a system's compute with no 'peak' word is still its peak figure
     "records_count": records_count,
     "benchmarks_count": benchmarks_count,
     "models_count": models_count,
     "companies_count": companies_count,
-    "submissions_count": submissions_count,
+    "submissions_count": lambda c, ctx: submissions_of(c, ctx) or submissions_count(c, ctx),
+    "wins_count": wins_count,
+    "per_chip_wins_count": per_chip_wins_count,
+    "entries_count": entries_count,
+    "suite_count": suite_count,
+    "new_count": new_count,
+    "system_count": system_count,
+    "pod_chips": pod_chips,
     "date": date,
     "duration": elapsed,
 }
 
 
 def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    if (claim.metric or "").startswith(STATED):
+        return stated(claim, ctx)
     fn = RESOLVERS.get(claim.metric or "")
     if fn is None and claim.kind == "duration" and claim.entities.benchmark:
         fn = train_time

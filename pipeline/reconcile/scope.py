@@ -5,6 +5,7 @@ lexicons' `scope` sections; the counted kinds from settings."""
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
+from pipeline.reconcile.context import has_cue
 from pipeline.records import Claim
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -53,3 +54,51 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
         elif c.kind == "count" and c.counted in settings.off_topic_counted:
             reasons[i] = f"It counts {c.counted}s, which no benchmark result or statement speaks to."
     return reasons
+
+
+def not_a_result(claim: Claim) -> str | None:
+    """Why a figure is no MLPerf result, when its words say so: a hypothetical in its clause ("a farm
+    of a thousand chips would take another year", 如果要……), or an opinion or estimate that its sentence
+    reports before it ("analysts estimated ...", 业内人士认为……).  Dates are when something happened,
+    never hypothetical."""
+    if claim.kind == "date":
+        return None
+    if has_cue(claim, "hypothetical", section="scope", clause=True):
+        return ("It is a hypothetical figure (its clause says what would or could be), not a result: no "
+                "official figure can confirm or contradict it.")
+    if has_cue(claim, "opinion", section="scope", before_claim=True):
+        return ("It is part of an opinion or an estimate its sentence reports, not a result: no official "
+                "figure can confirm or contradict it.")
+    return None
+
+
+def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None] | None:
+    """A figure that defines or restates another of its clause ("one TFLOP being 1 trillion floating-point
+    operations per second"; 2.7倍，即提高了1.7倍): (verdict, explanation, the other's value), checked
+    against that other figure, never against a result table.  None when the clause holds no such pair."""
+    lang = load_language(claim.lang)
+    words = [w.lower() for w in lang.scope.get("definition", ())]
+    for other in claims:
+        if other is claim or other.sentence_index != claim.sentence_index:
+            continue
+        a, b = sorted((claim, other), key=lambda c: c.start)
+        between = claim.sentence[a.end - claim.sentence_start:b.start - claim.sentence_start].lower()
+        if len(between) > 24 or not any(w in between for w in words) or any(p in between for p in ".;。；"):
+            continue
+        if not isinstance(other.value, (int, float)) or not isinstance(claim.value, (int, float)):
+            continue
+        from pipeline.reconcile.verdicts import overlaps
+
+        if (a.kind, a.unit) != (b.kind, b.unit):
+            # a unit read as a plain count ("1 trillion floating-point operations per second"): the same
+            # number restated is a definition; anything else is not a pair
+            if overlaps(claim.low, claim.high, other.low, other.high):
+                return ("supported", f"It is restated as '{other.text}', the same figure: a definition, not a "
+                        "result.", float(other.value))
+            continue
+        if overlaps(claim.low, claim.high, other.low, other.high):
+            return ("supported", f"It restates '{other.text}' of the same sentence, and the two agree.",
+                    float(other.value))
+        return ("contradicted", f"It restates '{other.text}' of the same sentence, but the two differ.",
+                float(other.value))
+    return None

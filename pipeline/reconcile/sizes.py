@@ -13,7 +13,7 @@ from pipeline.records import Claim
 def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     e = claim.entities
     rnd = round_of(claim, ctx)
-    if rnd is None or (e.accelerator is None and e.org is None):
+    if rnd is None or (e.accelerator is None and e.org is None and not _any_submitter(claim)):
         return None
     entry = ctx.kb.get("system", e.system) if e.system else None
     rounds = [rnd]
@@ -50,6 +50,11 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
     return Fact(pick, pick, pick, evidence, f"{label}: system sizes {_sizes_text(sizes)}", maximum=top)
+
+
+def _any_submitter(claim: Claim) -> bool:
+    """A reading that names no subject on purpose (the policy's 'any submitter'): its words name nobody."""
+    return bool(claim.support) and not any(claim.entities.as_dict()[t] for t in ("org", "accelerator", "system"))
 
 
 def _sizes_text(sizes: list[int]) -> str:
@@ -119,10 +124,17 @@ def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
     nearest in the count's clause, else the nearest before it ("在短短30秒之内，系统即完成了…四套模型"), never
     one in a later clause ("the fastest time in six of the eight benchmarks, and every submission finished
     in under 33 seconds" counts wins, not the models under the limit)."""
-    limits = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.bound == "upper"
-              and not c.entities.benchmark]
-    near = [c for c in limits if _same_clause(claim, c, ctx)] or [c for c in limits if c.end <= claim.start]
+    limits = [c for c in ctx.siblings(claim) if c.kind == "duration" and not c.entities.benchmark and (
+        c.bound == "upper" or (c.bound == "approx" and _same_clause(claim, c, ctx)))]
+    near = [c for c in limits if _same_clause(claim, c, ctx)] or [
+        c for c in limits if c.end <= claim.start or _each(c, ctx)]
     return min(near, key=lambda c: abs(c.start - claim.start), default=None)
+
+
+def _each(limit: Claim, ctx: ArticleContext) -> bool:
+    """A later clause that distributes over the count ("four of the eight models were trained, each within
+    30 seconds"; 各用时不到 30 秒) gives its time limit."""
+    return has_cue(limit, "each", clause=True)
 
 
 def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
@@ -142,10 +154,14 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if rnd is None or limit is None:
         return None
     org = org_of(claim, ctx)
-    if limit is not None and org and isinstance(limit.value, (int, float)):
-        cu = ctx.official.count_under(org, rnd, float(limit.value))
+    if limit is not None and isinstance(limit.value, (int, float)):
+        # naming nobody, the count is of the benchmarks anyone trained within the limit (the top of an
+        # approximate limit: "about a minute or two")
+        top = float(limit.high) if limit.bound == "approx" and limit.high is not None else float(limit.value)
+        cu = ctx.official.count_under(org, rnd, top)
+        who = f"{org}'s" if org else "any submitter's"
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
-                    f"{org}'s {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
+                    f"{who} {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.reconcile.context import ArticleContext, has_cue, round_of, system_chips
+from pipeline.reconcile.context import ArticleContext, clause_span, cue_distance, has_cue, round_of, system_chips
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
 
@@ -104,3 +104,116 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if when and str(when)[:7] == claim.value[:7]:
         return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
     return None
+
+
+def pod_chips(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The chips of one pod of the claim's accelerator (a product spec the maker states)."""
+    acc = claim.entities.accelerator
+    if acc is None and claim.entities.system:
+        entry = ctx.kb.get("system", claim.entities.system)
+        acc = entry.attr("accelerator") if entry is not None else None
+    for s in ctx.official.statements:
+        if s.metric == "pod_chips" and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float)):
+            v = float(s.value)
+            return Fact(v, v, v, s.evidence, f"{s.id}: {s.text}")
+    return None
+
+
+STATED = "stated:"  # a reading's metric that names one statement: "stated:<statement id>"
+
+
+def _note_value(note: str, key: str) -> str | None:
+    for part in note.replace(";", " ").replace(",", " ").split():
+        k, sep, v = part.partition("=")
+        if sep and k.strip().lower() == key:
+            return v.strip().strip(".").lower()
+    return None
+
+
+def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
+    """The statements of a speedup that a ratio claim may repeat: about its subject (and its baseline,
+    when it names one), in its round when the statement is tied to rounds, at its scale (per chip, at
+    scale) when its sentence says which."""
+    e = claim.entities
+    base = (claim.compared_to or {}).get("baseline") or {}
+    if not base and compares_unnamed(claim, ctx):
+        return []  # "达到世界第一超算的两倍": measured against something no statement is about
+    scale = _scale(claim, ctx)
+    out = []
+    for st in ctx.official.statements:
+        if st.metric != "speedup" or not isinstance(st.value, (int, float)):
+            continue
+        orgs, accs, rounds = st.entity_values("org"), st.entity_values("accelerator"), st.entity_values("round")
+        # a company's statement is about its subject; a statement about a round as a whole (MLCommons)
+        # only about claims that name no company or chip
+        if bool(e.org or e.accelerator) != bool(orgs or accs):
+            continue
+        if e.org and orgs and e.org not in orgs or e.accelerator and accs and e.accelerator not in accs:
+            continue
+        if base.get("accelerator") and base["accelerator"] not in accs:
+            continue
+        if base.get("org") and base["org"] not in orgs and base.get("org") != e.org:
+            continue
+        # rounds: the statement's first is its subject's, the second its baseline's
+        if e.round and rounds and e.round != rounds[0]:
+            continue
+        if base.get("round") and len(rounds) > 1 and base["round"] != rounds[1]:
+            continue
+        said = _note_value(st.note, "scale")
+        if scale and said and said != scale:
+            continue
+        out.append(st)
+    return out
+
+
+def _scale(claim: Claim, ctx: ArticleContext) -> str | None:
+    """per_chip or at_scale: the nearer of the two cues in the claim's clause, else in its sentence."""
+    for where in ({"clause": True}, {"others": tuple(ctx.siblings(claim))}):
+        near = {k: cue_distance(claim, k, **where) for k in ("per_chip", "at_scale")}
+        found = {k: d for k, d in near.items() if d is not None}
+        if found:
+            return min(found, key=lambda k: found[k])
+    return None
+
+
+def compares_unnamed(claim: Claim, ctx: ArticleContext) -> bool:
+    """The claim's clause writes a comparison (than, 是…的, 比) whose baseline names no known entity."""
+    a, b = clause_span(claim, ctx)
+    text = claim.sentence.lower()
+    rel = claim.start - claim.sentence_start
+    end = rel + len(claim.text)
+    before, after = text[a:rel].rstrip(), text[end:b]
+    for form, keys in ctx.kb.linking.cues.items():
+        f = form.lower()
+        if ("cmp:open" in keys or "cmp:paired_open" in keys) and _has_word(text[a:b], f):
+            return True  # than X, 与 X 相比, 较 X
+        if "cmp:frame_close" in keys and before.endswith(f):
+            return True  # X 的 N 倍
+        if "cmp:after_ratio" in keys and _has_word(" ".join(after.split()[:3]), f):
+            return True  # N times the speed of X
+    return False
+
+
+def _has_word(text: str, form: str) -> bool:
+    i = text.find(form)
+    while i >= 0:
+        latin = form[:1].isascii() and form[:1].isalpha()
+        edge_ok = not latin or ((i == 0 or not text[i - 1].isalnum()) and
+                                (i + len(form) >= len(text) or not text[i + len(form)].isalnum()))
+        if edge_ok:
+            return True
+        i = text.find(form, i + 1)
+    return False
+
+
+def stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The fact of the one statement a `stated:<id>` reading names, with its bound."""
+    sid = (claim.metric or "")[len(STATED):]
+    st = next((s for s in ctx.official.statements if s.id == sid), None)
+    if st is None or not isinstance(st.value, (int, float)):
+        return None
+    v = float(st.value)
+    bound = _note_value(st.note, "bound")
+    # "up to 3.5x" states the largest of several figures: a claim repeats it, or states a maximum
+    lo, hi = {"lower": (v, None), "approx": (v * 0.9, v * 1.1), "nearly": (v * 0.9, v)}.get(bound or "", (v, v))
+    return Fact(v, lo, hi, st.evidence, f"{st.id}: {st.text}", maximum=v if bound == "upper" else None)

@@ -40,6 +40,8 @@ class Fact:
     maximum: float | None = None  # the largest value of the quantity, for "up to" claims
     # other readings of the same question that would fit a misread claim: (distortion, label, low, high)
     alternatives: tuple[tuple[str, str, float, float], ...] = field(default=())
+    # False when results that could change the answer have no score (their logs are missing)
+    complete: bool = True
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,11 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
         shown += f" ({fact.derivation})"
     if isinstance(value, str) or isinstance(fact.value, str):
         return _judge_date(str(value), str(fact.value), shown)
+    if maximum_cue and fact.maximum is None and fact.high is None and fact.low is not None and value is not None \
+            and kind != "ratio" and float(value) <= float(fact.low):
+        # "up to 100 petaflops" against "more than 100": the most it reaches is above what is claimed
+        return Judgement("contradicted", f"'Up to' states the maximum, but {shown}: more than {fmt(fact.low, unit)}, "
+                         f"so not at most {fmt(value, unit)}.", WRONG_VALUE)
     if maximum_cue and fact.maximum is not None and value is not None:
         # "up to X": the largest value must be X within the precision written
         lo, hi = float(value) - half, float(value) + half

@@ -40,7 +40,8 @@ OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
 CSV_COLUMNS = ["id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
                "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entity_org",
                "entity_accelerator", "entity_system", "entity_benchmark", "entity_round", "entity_framework",
-               "metric", "compared_to", "verdict", "official", "evidence", "explanation", "distortion"]
+               "metric", "compared_to", "verdict", "official", "evidence", "explanation", "distortion", "frame",
+               "alternatives"]
 # Failures that say nothing lasting about the article (the machine was busy, memory ran out): they are
 # reported but not stored as parts, so the next run tries the article again.
 TRANSIENT = ("timeout", "crashed")
@@ -364,12 +365,14 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
 
 
 def csv_row(r: dict) -> list:
-    """One claims.csv row: entities as one column per type, evidence joined, compared_to as JSON."""
-    flat = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to")}
+    """One claims.csv row: entities as one column per type, evidence joined, compared_to, frame and
+    alternatives as JSON."""
+    flat = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to", "frame", "alternatives")}
     for key, value in (r.get("entities") or {}).items():
         flat[f"entity_{key}"] = value
     flat["evidence"] = " ".join(r.get("evidence") or [])
-    flat["compared_to"] = json.dumps(r["compared_to"], ensure_ascii=False) if r.get("compared_to") else ""
+    for key in ("compared_to", "frame", "alternatives"):
+        flat[key] = json.dumps(r[key], ensure_ascii=False) if r.get(key) else ""
     return ["" if flat.get(k) is None else flat[k] for k in CSV_COLUMNS]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
+from pipeline.extract.dates import article_date
 from pipeline.ingest.read import read_article
 from pipeline.lang.loader import LANG_DIR
 from pipeline.link import link_claims, load_kb
@@ -130,6 +131,12 @@ class Pipeline:
         seg = segment(article, segmenter=self.settings.segmenter,
                       traditional_threshold=self.settings.traditional_threshold)
         claims = extract_claims(seg, self.settings)
+        if not any(article.meta.get(k) for k in ("date", "published", "pub_date")):
+            # most real pages carry their date in their first lines: it dates "去年12月" and the round
+            found = article_date(claims, article.text)
+            if found:
+                article = replace(article, meta={**article.meta, "date_text": found})
+                seg = replace(seg, article=article)
         claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims
 

@@ -1,0 +1,202 @@
+"""What a count of benchmarks, systems or results counts, and the official figure of each.
+
+A count of benchmarks is a different fact depending on its words: the benchmarks a company entered
+("results for all eight benchmarks", 只在六项中的一项提交了成绩), those where it holds the fastest result
+("topped four of the six", 三项大规模第一) or the least chip-time ("eight on a per-chip basis"), the round's
+suite ("three vision models"), the benchmarks new in the round (新增了两项).  `counted_metric` reads which
+from the cue words of the claim's clause (then sentence); what the words leave open is weighed by the
+policy as other readings.  Suites, entries, submitters and new benchmarks are facts of a round, computed
+from its official table.
+"""
+
+from __future__ import annotations
+
+from pipeline.lang.loader import load_language
+from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, round_of
+from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
+from pipeline.reconcile.sizes import _limit, _same_clause
+from pipeline.reconcile.verdicts import Fact
+from pipeline.records import Claim, evolve
+
+AREA_PREFIX = "area_"
+NEW_WINDOW = 8  # characters between a count and the word that says its benchmarks are new
+
+
+def counted_metric(claim: Claim, ctx: ArticleContext) -> Claim:
+    """A count of benchmarks (or records) with the metric its words say it counts, and how near those
+    words are in `support['metric']` (0 its clause, 1 its sentence, 3 nothing says)."""
+    if claim.metric not in ("benchmarks_count", "records_count", "models_count"):
+        return claim
+    metric, lvl = _which(claim, ctx)
+    if metric is None:
+        return claim
+    support = dict(claim.support or {})
+    support["metric"] = (lvl, ())
+    return evolve(claim, metric=metric, support=support)
+
+
+def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa: C901 - one cue list
+    org = claim.entities.org or claim.entities.accelerator or claim.entities.system
+    near = {"others": tuple(ctx.siblings(claim))}  # its clause, and clauses that make no claim of their own
+    if claim.metric == "models_count":
+        if _areas(claim) and _limit(claim, ctx) is None:
+            return "suite_count", CLAUSE
+        return None, CLAUSE  # a time limit decides (models_count), or nothing does
+    limit = _limit(claim, ctx)
+    if limit is not None and _same_clause(claim, limit, ctx):
+        return "models_count", CLAUSE  # "four of the six benchmarks in about a minute or two"
+    for lvl, where in ((CLAUSE, {"clause": True}), (SENTENCE, near)):
+        if lvl == SENTENCE and limit is not None:
+            return "models_count", CLAUSE  # "four of the eight models were trained, each within 30 seconds"
+        if has_cue(claim, "unchanged", **where) or has_cue(claim, "other", **where):
+            return None, lvl  # the existing resolvers read these (benchmarks_count)
+        if has_cue(claim, "per_chip", **where) and claim.metric != "records_count":
+            return "per_chip_wins_count", lvl
+        if claim.metric == "records_count":
+            if has_cue(claim, "per_chip", **where) or has_cue(claim, "at_scale", **where):
+                return "records_count", lvl
+            continue
+        if _near_new(claim) and not has_cue(claim, "wins", **where):
+            return "new_count", CLAUSE
+        if has_cue(claim, "wins", **where) or has_cue(claim, "at_scale", **where):
+            return "wins_count", lvl
+        if has_cue(claim, "submit", **where) and org:
+            return "entries_count", lvl
+        if _areas(claim):
+            return "suite_count", CLAUSE
+    if claim.metric == "records_count":
+        return "records_count", EARLIER
+    return (None if org else "suite_count"), EARLIER
+
+
+def _near_new(claim: Claim) -> bool:
+    """"two new benchmarks", "新增了两项": the word for new stands right by the count."""
+    d = cue_distance(claim, "new", clause=True)
+    return d is not None and d <= NEW_WINDOW
+
+
+def _areas(claim: Claim) -> list[str]:
+    """The fields named in the claim's own words ("three vision models"): area names."""
+    cues = load_language(claim.lang).cues
+    low = claim.text.lower()
+    return [k[len(AREA_PREFIX):] for k, words in cues.items() if k.startswith(AREA_PREFIX)
+            and any(w.lower() in low for w in words)]
+
+
+def _org(claim: Claim, ctx: ArticleContext) -> str | None:
+    e = claim.entities
+    if e.org:
+        return e.org
+    for etype, eid in (("system", e.system), ("accelerator", e.accelerator)):
+        entry = ctx.kb.get(etype, eid) if eid else None
+        if entry is not None and entry.attr("org"):
+            return str(entry.attr("org"))
+    return None
+
+
+def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False) -> Fact | None:
+    """Benchmarks where the subject holds the fastest scored result of the round (closed division), or the
+    least chip-minutes (per chip)."""
+    org, rnd = _org(claim, ctx), round_of(claim, ctx)
+    if org is None or rnd is None:
+        return None
+    leads = ctx.official.leads(org, rnd, per_chip=per_chip)
+    if not leads.of_total:
+        return None
+    how = "the least chip-minutes" if per_chip else "the fastest time"
+    label = (f"benchmarks of {rnd} where {ctx.name('org', org)} has {how} (closed division): "
+             f"{', '.join(leads.benchmarks) or 'none'} of {leads.of_total}")
+    return Fact(leads.count, leads.count, leads.count, leads.evidence, label, complete=not leads.uncertain)
+
+
+def per_chip_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    return wins_count(claim, ctx, per_chip=True)
+
+
+def entries_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Benchmarks the subject entered in the round: in the closed division, or in any division."""
+    org, rnd = _org(claim, ctx), round_of(claim, ctx)
+    if org is None or rnd is None:
+        return None
+    rows = [r for r in ctx.official.select(who=org, round=rnd, accelerator=claim.entities.accelerator)]
+    if not rows:
+        return None
+    closed = sorted({r.benchmark for r in rows if r.division == "closed"})
+    every = sorted({r.benchmark for r in rows})
+    lo, hi = sorted((len(closed), len(every)))
+    label = f"benchmarks {ctx.name('org', org)} entered in {rnd}: {', '.join(closed or every)}"
+    if closed != every:
+        label += f" (closed division; {len(every)} in all divisions)"
+    return Fact(len(closed or every), lo, hi, tuple(r.record_id for r in rows[:8]), label)
+
+
+def suite_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The round's benchmarks, limited to the fields its words name ("three vision models"): a field word
+    read narrowly or broadly ("language model": BERT alone, or with translation and speech) gives a range."""
+    rnd = round_of(claim, ctx)
+    if rnd is None:
+        return None
+    benches = ctx.official.benchmarks(rnd, "closed")
+    if not benches:
+        return None
+    areas = _areas(claim)
+    if not areas:
+        n = len(benches)
+        return Fact(n, n, n, (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+    counts = {}
+    for area in areas:
+        counts[area] = tuple(b for b in benches if area in (_area_of(ctx, b)))
+    lo, hi = min(len(v) for v in counts.values()), max(len(v) for v in counts.values())
+    shown = "; ".join(f"{a}: {', '.join(v) or 'none'}" for a, v in counts.items())
+    value = len(next(iter(counts.values())))
+    return Fact(value, lo, hi, (rnd,), f"benchmarks of {rnd} by field ({shown})")
+
+
+def _area_of(ctx: ArticleContext, bench: str) -> tuple[str, ...]:
+    entry = ctx.kb.get("benchmark", bench)
+    area = entry.attrs.get("area") if entry is not None else None
+    return tuple(area or ())
+
+
+def new_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Benchmarks of the round that the round before did not run."""
+    rnd = round_of(claim, ctx)
+    prev = ctx.kb.previous_round(rnd)
+    if rnd is None or prev is None:
+        return None
+    now, before = ctx.official.benchmarks(rnd, "closed"), set(ctx.official.benchmarks(prev, "closed"))
+    new = [b for b in now if b not in before]
+    return Fact(len(new), len(new), len(new), (rnd, prev), f"benchmarks new in {rnd}: {', '.join(new) or 'none'}")
+
+
+def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Systems the subject ran in the round (on the benchmark, if named): as entries name them (a TF and
+    a JAX entry of one machine are two) or by size (one machine), whichever the words mean."""
+    e = claim.entities
+    org, rnd = _org(claim, ctx), round_of(claim, ctx)
+    if rnd is None or (org is None and e.accelerator is None):
+        return None
+    rows = ctx.official.select(who=org, accelerator=e.accelerator, round=rnd, benchmark=e.benchmark)
+    rows = [r for r in rows if r.division == "closed"] or rows
+    if not rows:
+        return None
+    names = sorted({r.system for r in rows})
+    sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
+    lo, hi = sorted((len(names), len(sizes) or len(names)))
+    label = (f"systems of {ctx.name('org', org) if org else ctx.name('accelerator', e.accelerator)} in {rnd}"
+             f"{' on ' + e.benchmark if e.benchmark else ''}: {', '.join(names)} ({len(sizes)} sizes)")
+    return Fact(len(names), lo, hi, tuple(r.record_id for r in rows[:8]), label)
+
+
+def submissions_of(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Results a company submitted in the round: closed division, or all divisions."""
+    org, rnd = _org(claim, ctx), round_of(claim, ctx)
+    if org is None or rnd is None:
+        return None
+    rows = ctx.official.select(who=org, round=rnd, benchmark=claim.entities.benchmark)
+    if not rows:
+        return None
+    closed = [r for r in rows if r.division == "closed"]
+    lo, hi = sorted((len(closed), len(rows)))
+    label = f"results {ctx.name('org', org)} submitted to {rnd}: {len(closed)} closed, {len(rows)} in all"
+    return Fact(len(closed or rows), lo, hi, tuple(r.record_id for r in rows[:8]), label)

@@ -1,0 +1,283 @@
+"""What a claim may be about: its frame as the article's words give it, and the other plausible readings.
+
+A claim's frame is its round, its subject (org, accelerator, system), its benchmark and its metric (what
+is measured or counted).  The linker says how near the claim each part was written (`Claim.support`:
+0 its clause, 1 its sentence, 2-3 carried from earlier sentences, 4 the article's default) and which other
+ids of the same type its sentence names (rivals).  A part is *fixed* when the claim's own words, or an
+unambiguous context, give it; otherwise the other plausible values are readings to weigh:
+
+- round: a round its sentence names, a past cue before it ("last year", 此前, "in the first round"), a
+  year written in the sentence, a round named elsewhere in its paragraph, the article's round;
+- subject: another org its sentence names, any submitter (the words name nobody in particular), and for
+  a count of chips named by their maker ("Nvidia submitted from 4 GPUs ...") systems with that maker's
+  chips from any submitter;
+- metric: for a count of chips written next to a pod, the pod's size (a product spec, not a system that
+  ran); for a count of benchmarks, the other things such a count can count (entries, wins, the suite).
+
+Each reading carries its support (how near its words are, lower is nearer) and why it was considered;
+`pipeline.reconcile.policy` weighs their verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pipeline.reconcile.context import ArticleContext, has_cue, sentence_before
+from pipeline.reconcile.statements import STATED, stated_ratios
+from pipeline.records import Claim, Entities, evolve
+
+CLAUSE, SENTENCE, PREVIOUS, EARLIER, ARTICLE, NONE = 0, 1, 2, 3, 4, 9
+LEVEL_NAMES = {CLAUSE: "clause", SENTENCE: "sentence", PREVIOUS: "previous sentence", EARLIER: "earlier",
+               ARTICLE: "article", NONE: "none"}
+SUBJECT = ("org", "accelerator", "system")
+# The parts of the frame a metric's question needs before a mismatch can be called a contradiction.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "train_time": ("round", "subject", "benchmark"),
+    "chip_count": ("round", "subject"),
+    "gpu_count": ("round", "subject"),
+    "host_count": ("round", "subject"),
+    "system_count": ("round", "subject"),
+    "records_count": ("round", "subject"),
+    "models_count": ("round", "subject"),
+    "entries_count": ("round", "subject"),
+    "wins_count": ("round", "subject"),
+    "per_chip_wins_count": ("round", "subject"),
+    "submissions_count": ("round",),
+    "suite_count": ("round",),
+    "new_count": ("round",),
+    "companies_count": ("round",),
+    "date": (),  # a date is checked against the dated event, whatever the round
+}
+# Metrics whose figure is a count of benchmarks, and what else such a count can count.
+BENCHMARK_COUNTS = ("wins_count", "per_chip_wins_count", "entries_count", "records_count", "suite_count",
+                    "new_count", "models_count")
+CHIP_COUNTS = ("chip_count", "gpu_count")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read what a claim is about."""
+
+    entities: Entities
+    metric: str | None
+    support: int  # how near the claim the words for it are (see the module docstring); lower is nearer
+    why: str  # how this reading came about, in words ("the round its paragraph names")
+
+    def apply(self, claim: Claim) -> Claim:
+        return evolve(claim, entities=self.entities, metric=self.metric)
+
+
+def level(claim: Claim, etype: str) -> int:
+    """How near the claim the words for that part of its frame are (`metric`: what a count counts)."""
+    if etype == "metric":
+        return (claim.support or {}).get("metric", (CLAUSE, ()))[0]
+    return (claim.support or {}).get(etype, (NONE, ()))[0] if claim.support else _level_without_support(claim, etype)
+
+
+def rivals(claim: Claim, etype: str) -> tuple[str, ...]:
+    return tuple((claim.support or {}).get(etype, (NONE, ()))[1])
+
+
+def _level_without_support(claim: Claim, etype: str) -> int:
+    # claims linked before support was recorded (or built by hand): what they name counts as written
+    return CLAUSE if getattr(claim.entities, etype) else NONE
+
+
+def subject_level(claim: Claim) -> int:
+    return min(level(claim, t) for t in SUBJECT)
+
+
+def primary(claim: Claim) -> Reading:
+    named = [level(claim, t) for t in ("round", *SUBJECT, "benchmark") if getattr(claim.entities, t)]
+    return Reading(claim.entities, claim.metric, max(named, default=ARTICLE), "as the article's words give it")
+
+
+# -- what is fixed --------------------------------------------------------------------------------
+
+def round_fixed(claim: Claim, ctx: ArticleContext) -> bool:
+    """The claim's words name its round (and no other), or it takes the article's round in an article
+    that is about one round, with nothing in its sentence or paragraph pointing to another time."""
+    lvl = level(claim, "round")
+    if lvl == CLAUSE and not rivals(claim, "round"):
+        return True
+    if lvl == SENTENCE and not rivals(claim, "round"):
+        # written in another clause ("As in the inaugural round, ...: Intel entered one of six"): its own
+        # when the article is about that round too, or about none
+        return claim.entities.round == ctx.round or ctx.round is None
+    if lvl == ARTICLE and claim.entities.round == ctx.round:
+        if list(_other_rounds(claim, ctx)):
+            return False
+        # an article that names several rounds: its round is still this claim's when the claim's
+        # paragraph names it, or its sentence says "this round" (本轮)
+        return ctx.round_certain or ctx.round in ctx.paragraph_rounds(claim) or sentence_before(
+            claim, ctx, "relative_current", whole=True)
+    return False
+
+
+def subject_fixed(claim: Claim) -> bool:
+    lvl = subject_level(claim)
+    if lvl == CLAUSE:
+        return True
+    others = rivals(claim, "org") + rivals(claim, "accelerator") + rivals(claim, "system")
+    return lvl <= PREVIOUS and not others
+
+
+def benchmark_fixed(claim: Claim) -> bool:
+    lvl = level(claim, "benchmark")
+    return lvl == CLAUSE or (lvl <= SENTENCE and not rivals(claim, "benchmark"))
+
+
+def needs(claim: Claim) -> tuple[str, ...]:
+    metric = claim.metric or ""
+    if metric in NEEDS:
+        return NEEDS[metric]
+    return ("round", "subject") if any(getattr(claim.entities, t) for t in SUBJECT) else ("round",)
+
+
+def determined(claim: Claim, ctx: ArticleContext) -> tuple[bool, str]:
+    """Whether the frame the question needs is fixed by the claim's words; if not, which part is open."""
+    for part in needs(claim):
+        if part == "round" and not round_fixed(claim, ctx):
+            return False, "round"
+        if part == "subject" and not subject_fixed(claim):
+            return False, "subject"
+        if part == "benchmark" and not benchmark_fixed(claim):
+            return False, "benchmark"
+    return True, ""
+
+
+# -- the other readings ---------------------------------------------------------------------------
+
+def _other_rounds(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
+    """(round, support, why) of the other times the claim's surroundings point to."""
+    rnd = claim.entities.round
+    for rid, support, why in _rounds_near(claim, ctx):
+        if rid != rnd:
+            yield rid, support, why
+
+
+def _rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
+    rnd = claim.entities.round
+    for rid in rivals(claim, "round"):
+        yield rid, SENTENCE, "the other round its sentence names"
+    if has_cue(claim, "past", section="scope", before_claim=True) or sentence_before(claim, ctx, "relative_previous"):
+        prev = ctx.kb.previous_round(rnd or ctx.round)
+        if prev:
+            yield prev, SENTENCE, "the round before, as its sentence looks back"
+    for c in ctx.siblings(claim):
+        if c.kind == "date" and isinstance(c.value, str) and c.start < claim.start:
+            year_round = ctx.kb.round_in_month(c.value[:7]) or ctx.kb.round_in_month(c.value[:4])
+            if year_round:
+                yield year_round, SENTENCE, f"the round of '{c.text}'"
+    for rid in ctx.paragraph_rounds(claim):
+        yield rid, EARLIER, "a round its paragraph names"
+    if ctx.round and rnd != ctx.round:
+        yield ctx.round, ARTICLE, "the article's round"
+
+
+def round_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, str]]:
+    seen = {claim.entities.round}
+    out = []
+    for rid, support, why in _other_rounds(claim, ctx):
+        if rid not in seen:
+            seen.add(rid)
+            out.append((rid, support, why))
+    return out
+
+
+def subject_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, int, str]]:
+    e = claim.entities
+    out: list[tuple[Entities, int, str]] = []
+    for org in rivals(claim, "org"):
+        out.append((evolve(e, org=org, accelerator=None, system=None), SENTENCE, f"{ctx.name('org', org)}, "
+                    "also named in its sentence"))
+    for acc in rivals(claim, "accelerator"):
+        maker = ctx.kb.get("accelerator", acc)
+        out.append((evolve(e, accelerator=acc, system=None, org=maker.attr("org") if maker else None), SENTENCE,
+                    f"{ctx.name('accelerator', acc)}, also named in its sentence"))
+    lvl = subject_level(claim)
+    if any(getattr(e, t) for t in SUBJECT):
+        out.append((evolve(e, org=None, accelerator=None, system=None), max(lvl, SENTENCE),
+                    "any submitter: its words name nobody in particular"))
+    return out
+
+
+def maker_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, int, str]]:
+    """A chip maker named as the subject of a count of chips may stand for its chips, in systems of any
+    submitter ("Nvidia ... from 4 GPUs all the way up to 4096": partners' servers included)."""
+    e = claim.entities
+    if claim.metric not in CHIP_COUNTS or not e.org or e.system:
+        return []
+    rnd = e.round or ctx.round
+    chips = [e.accelerator] if e.accelerator else ctx.accelerators_of(e.org, rnd)
+    return [(evolve(e, org=None, accelerator=acc), level(claim, "org"),
+             f"systems with {ctx.name('org', e.org)}'s {ctx.name('accelerator', acc)} from any submitter")
+            for acc in chips if acc and ctx.kb.get("accelerator", acc) is not None
+            and ctx.kb.get("accelerator", acc).attr("org") == e.org]  # type: ignore[union-attr]
+
+
+def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, str]]:
+    out: list[tuple[str, int, str]] = []
+    sibs = tuple(ctx.siblings(claim))
+    if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):
+        near = CLAUSE if has_cue(claim, "pod", section="scope", clause=True) else SENTENCE
+        out.append(("pod_chips", near, "the size of a pod, which its sentence names: a product spec"))
+    if claim.kind == "ratio":
+        # what the companies themselves said: a story may repeat a vendor's ratio the tables cannot give;
+        # a statement of the very number written is the one it repeats, others are further readings
+        base = primary(claim).support
+        for st in stated_ratios(claim, ctx):
+            who = ", ".join(ctx.name("org", o) for o in st.entity_values("org")) or "MLCommons"
+            same = isinstance(claim.value, (int, float)) and abs(float(st.value) - float(claim.value)) < 1e-9
+            out.append((f"{STATED}{st.id}", base if same else base + 1, f"{who}'s own figure ({st.id})"))
+    if claim.metric in BENCHMARK_COUNTS:
+        said = level(claim, "metric")
+        if claim.metric in ("wins_count", "per_chip_wins_count"):
+            # a company counts its own records its own way (categories, per chip, at scale)
+            out.append(("records_count", said, "the company's own count of its records"))
+        if said > SENTENCE:
+            for metric in BENCHMARK_COUNTS:
+                if metric != claim.metric:
+                    out.append((metric, EARLIER, _COUNTS_WHY.get(metric, "another thing the count may count")))
+    return out
+
+
+_COUNTS_WHY = {
+    "wins_count": "the benchmarks it won (fastest time)",
+    "per_chip_wins_count": "the benchmarks it won per chip",
+    "entries_count": "the benchmarks it entered",
+    "records_count": "the records it claims",
+    "suite_count": "the benchmarks of the round",
+    "new_count": "the benchmarks new in the round",
+    "models_count": "the benchmarks trained within the time its sentence gives",
+}
+
+
+def alternatives(claim: Claim, ctx: ArticleContext) -> list[Reading]:
+    """The other plausible readings of a claim: one part of its frame changed at a time (and the open
+    round with each open subject), the fixed parts never."""
+    out: list[Reading] = []
+    e = claim.entities
+    base = primary(claim).support
+    rounds = [] if round_fixed(claim, ctx) else round_readings(claim, ctx)
+    subjects = [] if subject_fixed(claim) else subject_readings(claim, ctx)
+    for rid, support, why in rounds:
+        out.append(Reading(evolve(e, round=rid), claim.metric, support, why))
+    for ents, support, why in subjects + maker_readings(claim, ctx):
+        out.append(Reading(ents, claim.metric, support, why))
+        for rid, rsupport, rwhy in rounds:
+            out.append(Reading(evolve(ents, round=rid), claim.metric, max(support, rsupport), f"{why}; {rwhy}"))
+    for metric, support, why in metric_readings(claim, ctx):
+        out.append(Reading(e, metric, min(support, base) if support == CLAUSE else support, why))
+        for rid, rsupport, rwhy in rounds:
+            out.append(Reading(evolve(e, round=rid), metric, max(support, rsupport), f"{why}; {rwhy}"))
+    seen: set[tuple[Entities, str | None]] = {(e, claim.metric)}
+    unique = []
+    for r in out:
+        if (r.entities, r.metric) not in seen:
+            seen.add((r.entities, r.metric))
+            unique.append(r)
+    return unique
+
+
