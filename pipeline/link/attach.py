@@ -41,6 +41,8 @@ from pipeline.records import ENTITY_TYPES, Claim, Entities, Sentence, evolve
 
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
+# Types whose names pair off with the figures of a sentence, each with the nearest one of its kind
+PAIRED_TYPES = ("benchmark", "system")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 Ner = Callable[[str], list[Mention]]
 
@@ -83,11 +85,21 @@ class _Sent:
             return False
         return any("contrast" in c.keys and frames.inside(c, clause) for c in self.cues)
 
+    def aside_of_others(self, m: Mention | Cue, claim: Claim) -> bool:
+        """`m` is inside a bracketed aside that holds claims of its own and not this claim ("went from 18.47
+        minutes (Nvidia, 192 V100 GPUs) to 8.13 minutes": Nvidia is not the 8.13 minutes')."""
+        inner = [a for a in self.asides if a[0] <= m.start and m.end <= a[1]]
+        return any(not (a[0] <= claim.start and claim.end <= a[1]) and self._holds_claims(a, claim) for a in inner)
+
     def nearest_claim(self, m: Mention | Cue, kind: str) -> frames.Span | None:
-        """The claim of that kind written nearest a mention: in "Transformer ... finished in 16 seconds,
-        and ResNet-50 ... took 23 seconds" each name goes with its own time."""
+        """The claim of that kind a mention goes with: the first after it ("SSD in 0.82 minutes", "BERT
+        trained in 21.69 minutes and DLRM in 0.99 minutes", "Transformer ... finished in 16 seconds, and
+        ResNet-50 ... took 23 seconds"), else the last before it ("took 23 seconds on ResNet-50")."""
         same = [c for c in self.claims if self.kinds.get(c) == kind]
-        return min(same, key=lambda c: (max(0, c[0] - m.end, m.start - c[1]), c[0]), default=None)
+        after = [c for c in same if m.end <= c[0]]
+        if after:
+            return min(after)
+        return max(same, default=None)
 
     def _holds_claims(self, span: frames.Span, claim: Claim) -> bool:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
@@ -348,15 +360,41 @@ class _Article:
                     base = [m for m in ok if m.type == rtype and m.id and st.in_region(m) is not None]
                     if base:
                         chosen[rtype] = (min(base, key=lambda m: abs(m.start - c.start)).id, 0)
+        # "the Cloud TPU v3 Pod, a 1,024-chip machine": an appositive count describes the name before it
+        if claim.kind == "count":
+            named = self._apposed(st, claim, ok)
+            if named is not None:
+                for t in ("system", "accelerator", "org"):
+                    chosen.pop(t, None)
+                chosen[named.type] = (named.id, 0)
         if claim.kind == "date":  # a date is its own round, or none
             own = next((m for m in st.mentions
                         if m.how == "date" and (m.start, m.end) == (claim.start, claim.end)), None)
             if own is not None:
                 chosen["round"] = (own.id, 0)
 
+    def _apposed(self, st: _Sent, claim: Claim, ok: list[Mention]) -> Mention | None:
+        """The system or chip named right before a count set off as its appositive (", a 1,024-chip
+        machine"; the linker's `appositive` words may stand between the comma and the number)."""
+        rel = claim.start - st.s.start
+        before = st.s.text[:rel].rstrip()
+        for word in self.rules.appositive:
+            if before.lower().endswith(" " + word.lower()):
+                before = before[: -len(word)].rstrip()
+                break
+        if not before.endswith(","):
+            return None
+        end = st.s.start + len(before) - 1
+        return next((m for m in ok if m.type in ("system", "accelerator") and m.id and
+                     not st.s.text[m.end - st.s.start:end - st.s.start].strip()), None)
+
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim
               ) -> tuple[str | None, int] | None:
-        cands = [m for m in pool if m.type == t and not st.contrasted(m, claim)]
+        cands = [m for m in pool if m.type == t and not st.contrasted(m, claim) and not st.aside_of_others(m, claim)]
+        if t in PAIRED_TYPES:
+            # "BERT trained in 21.69 minutes and DLRM in 0.99 minutes": each name goes with its own figure
+            own = [m for m in cands if st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))]
+            cands = own or cands
         if t in self.rules.clause_owned:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
             cands = [m for m in cands if m.how == "date" or not st.foreign(m, claim)]

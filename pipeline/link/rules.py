@@ -29,7 +29,7 @@ from pipeline.records import KINDS
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares",
-            "list_markers", "clause_owned", "contrast"}
+            "list_markers", "clause_owned", "contrast", "appositive"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -64,6 +64,7 @@ class Linking:
     baseline_shares: tuple[str, ...]  # types a baseline shares with its subject when it names none
     list_markers: tuple[str, ...]  # a line starting with one is a list item: its own paragraph
     clause_owned: tuple[str, ...]  # types a clause (or aside) that makes claims keeps to itself
+    appositive: tuple[str, ...]  # words between the comma and the number of an appositive count (a, an)
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
@@ -198,6 +199,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         baseline_shares=_types(path, data.get("baseline_shares"), "baseline_shares", kb_types),
         list_markers=_strs(path, data.get("list_markers"), "list_markers"),
         clause_owned=_types(path, data.get("clause_owned"), "clause_owned", kb_types),
+        appositive=_lang_forms(path, data.get("appositive"), "appositive"),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),

@@ -136,7 +136,7 @@ def suite_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None:
         return None
-    benches = ctx.official.benchmarks(rnd, "closed")
+    benches = suite(ctx, rnd)
     if not benches:
         return None
     areas = _areas(claim)
@@ -152,6 +152,12 @@ def suite_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return Fact(value, lo, hi, (rnd,), f"benchmarks of {rnd} by field ({shown})")
 
 
+def suite(ctx: ArticleContext, rnd: str) -> tuple[str, ...]:
+    """The benchmarks of a round: those with a closed-division entry, scored or not (v0.5's Mask R-CNN and
+    MiniGo entries have no score in the snapshot; v0.6 ran no NCF)."""
+    return tuple(sorted({r.benchmark for r in ctx.official.select(round=rnd, division="closed")}))
+
+
 def _area_of(ctx: ArticleContext, bench: str) -> tuple[str, ...]:
     entry = ctx.kb.get("benchmark", bench)
     area = entry.attrs.get("area") if entry is not None else None
@@ -164,7 +170,7 @@ def new_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     prev = ctx.kb.previous_round(rnd)
     if rnd is None or prev is None:
         return None
-    now, before = ctx.official.benchmarks(rnd, "closed"), set(ctx.official.benchmarks(prev, "closed"))
+    now, before = suite(ctx, rnd), set(suite(ctx, prev))
     new = [b for b in now if b not in before]
     return Fact(len(new), len(new), len(new), (rnd, prev), f"benchmarks new in {rnd}: {', '.join(new) or 'none'}")
 

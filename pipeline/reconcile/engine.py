@@ -108,11 +108,26 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
         if pair is not None:
             out.append(evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2]))
             continue
+        if claim.kind == "ratio" and not (claim.compared_to or {}).get("baseline"):
+            # "went from 0.85 minutes to 0.26 minutes, more than three times faster": the sentence's own two
+            # times are what it compares, before any table or statement
+            own = _ratio_of_stated_times(claim, out)
+            if own is not claim:
+                out.append(own)
+                continue
         out.append(weigh(counted_metric(claim, ctx), ctx, resolve, _judge))
     return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
 
 
+# Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
+# the set's size is the figure these facts check, not the part.
+WHOLE_COUNTS = ("suite_count", "new_count")
+
+
 def _judge(claim: Claim, fact: Fact) -> Judgement:
+    if claim.of_total is not None and claim.metric in WHOLE_COUNTS:
+        n = float(claim.of_total)
+        claim = evolve(claim, value=n, low=n, high=n)
     lang = load_language(claim.lang)
     # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
     maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {

@@ -84,6 +84,11 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     base_org = base.get("org") or _maker(ctx, base.get("accelerator"))
     if bench and base_org and org and base_org != org and sub.get("round") == base.get("round"):
         return _fastest_vs_fastest(claim, ctx, org, sub, base_org, base, bench)
+    if bench and sub.get("round") and base.get("round") and sub.get("round") != base.get("round") and (
+            not sub.get("accelerator") or not base.get("accelerator")):
+        # "the fastest Transformer time is five times last year's", "Nvidia's ResNet-50 time improved 1.75x
+        # over its best of the v0.6 round": the fastest time of each round (of the company, if named)
+        return _round_vs_round(claim, ctx, org if claim.entities.org else None, sub, base, bench)
     if not sub.get("accelerator") or not base.get("accelerator"):
         if claim.entities.org or claim.entities.accelerator:
             return None
@@ -123,15 +128,18 @@ def _maker(ctx: ArticleContext, acc: str | None) -> str | None:
     return entry.attr("org") if entry else None
 
 
-def _fastest_time(ctx: ArticleContext, org: str, acc: str | None, bench: str, rnd: str) -> tuple[float, str] | None:
-    """An org's fastest time on a benchmark in a round: its best scored result, or the time it published
-    for a result whose logs are missing, whichever is faster."""
+def _fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str
+                  ) -> tuple[float, str] | None:
+    """An org's (anyone's, for None) fastest time on a benchmark in a round: its best scored result, or the
+    time it published for a result whose logs are missing, whichever is faster."""
     best: tuple[float, str] | None = None
-    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd):
+    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd,
+                                 division=None if org else "closed"):
         if r.seconds is not None and (best is None or r.seconds < best[0]):
             best = (r.seconds, r.record_id)
     for st in ctx.official.statements:
-        if (st.metric == "train_time" and org in st.entity_values("org") and bench in st.entity_values("benchmark")
+        if (st.metric == "train_time" and (org is None or org in st.entity_values("org"))
+                and bench in st.entity_values("benchmark")
                 and rnd in st.entity_values("round") and isinstance(st.value, (int, float))):
             if best is None or float(st.value) < best[0]:
                 best = (float(st.value), st.source_url)
@@ -148,6 +156,19 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
         return None
     ratio = b[0] / a[0]
     label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s"
+    return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
+                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
+
+
+def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dict, base: dict,
+                    bench: str) -> Fact | None:
+    a = _fastest_time(ctx, org, sub.get("accelerator"), bench, sub["round"])
+    b = _fastest_time(ctx, org, base.get("accelerator"), bench, base["round"])
+    if a is None or b is None:
+        return None
+    ratio = b[0] / a[0]
+    who = f"{ctx.name('org', org)}'s" if org else "the"
+    label = f"{ctx.name('benchmark', bench)}: {who} fastest time of {sub['round']} against {base['round']}"
     return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
                 derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
 

@@ -20,6 +20,7 @@ Each reading carries its support (how near its words are, lower is nearer) and w
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
 BENCHMARK_COUNTS = ("wins_count", "per_chip_wins_count", "entries_count", "records_count", "suite_count",
                     "new_count", "models_count")
 CHIP_COUNTS = ("chip_count", "gpu_count")
+ROUND_WIDE = ("submissions_count", "companies_count")
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,15 @@ def subject_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, 
     return out
 
 
+def round_wide_readings(claim: Claim) -> list[tuple[Entities, int, str]]:
+    """Results and submitters are counted for a round as often as for a company ("the round drew more than
+    650 results, and NVIDIA ..."): unless the company is named in the count's own clause."""
+    e = claim.entities
+    if claim.metric not in ROUND_WIDE or subject_level(claim) == CLAUSE or not any(getattr(e, t) for t in SUBJECT):
+        return []
+    return [(evolve(e, org=None, accelerator=None, system=None), SENTENCE, "the whole round")]
+
+
 def maker_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, int, str]]:
     """A chip maker named as the subject of a count of chips may stand for its chips, in systems of any
     submitter ("Nvidia ... from 4 GPUs all the way up to 4096": partners' servers included)."""
@@ -223,13 +234,14 @@ def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, s
     if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):
         near = CLAUSE if has_cue(claim, "pod", section="scope", clause=True) else SENTENCE
         out.append(("pod_chips", near, "the size of a pod, which its sentence names: a product spec"))
-    if claim.kind == "ratio":
-        # what the companies themselves said: a story may repeat a vendor's ratio the tables cannot give;
-        # a statement of the very number written is the one it repeats, others are further readings
+    if claim.kind in ("ratio", "compute"):
+        # what the companies themselves said: a story may repeat a vendor's ratio or spec the tables cannot
+        # give; a statement of the very number written is the one it repeats, others are further readings
         base = primary(claim).support
         for st in stated_ratios(claim, ctx):
             who = ", ".join(ctx.name("org", o) for o in st.entity_values("org")) or "MLCommons"
-            same = isinstance(claim.value, (int, float)) and abs(float(st.value) - float(claim.value)) < 1e-9
+            same = isinstance(claim.value, (int, float)) and math.isclose(float(st.value), float(claim.value),
+                                                                            rel_tol=0.05)
             out.append((f"{STATED}{st.id}", base if same else base + 1, f"{who}'s own figure ({st.id})"))
     if claim.metric in BENCHMARK_COUNTS:
         said = level(claim, "metric")
@@ -264,7 +276,7 @@ def alternatives(claim: Claim, ctx: ArticleContext) -> list[Reading]:
     subjects = [] if subject_fixed(claim) else subject_readings(claim, ctx)
     for rid, support, why in rounds:
         out.append(Reading(evolve(e, round=rid), claim.metric, support, why))
-    for ents, support, why in subjects + maker_readings(claim, ctx):
+    for ents, support, why in subjects + maker_readings(claim, ctx) + round_wide_readings(claim):
         out.append(Reading(ents, claim.metric, support, why))
         for rid, rsupport, rwhy in rounds:
             out.append(Reading(evolve(ents, round=rid), claim.metric, max(support, rsupport), f"{why}; {rwhy}"))

@@ -15,6 +15,9 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     e.setdefault("round", None)
     e["round"] = e.get("round") or ctx.round
     cands = [s for s in ctx.official.statements if s.metric == metric and s.value is not None]
+    if not any(e.get(k) for k in ("org", "accelerator", "system")):
+        # a claim about no company is about the round as a whole: not checked against a company's figure
+        cands = [s for s in cands if not any(s.entity_values(k) for k in ("org", "accelerator", "system"))]
     best, score = None, -1
     for s in cands:
         ok, n = True, 0
@@ -29,11 +32,16 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     if best is None or score <= 0:
         return None
     v = best.value
-    lo = hi = v if isinstance(v, (int, float)) else None
-    note = best.note.lower()
-    if "bound=upper" in note:
-        lo = None
+    if not isinstance(v, (int, float)):
+        return Fact(v, None, None, best.evidence, f"{best.id}: {best.text}")
+    lo, hi = stated_interval(float(v), _note_value(best.note, "bound"))
     return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}")
+
+
+def stated_interval(v: float, bound: str | None) -> tuple[float | None, float | None]:
+    """The interval a statement's figure allows: "more than 100 petaflops" is (100, -), "nearly tenfold"
+    [9, 10], "about" +-10 %; "up to 3.5x" states the largest of several figures, which a claim repeats."""
+    return {"lower": (v, None), "approx": (v * 0.9, v * 1.1), "nearly": (v * 0.9, v)}.get(bound or "", (v, v))
 
 
 def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -130,18 +138,24 @@ def _note_value(note: str, key: str) -> str | None:
     return None
 
 
+# What a statement reading may be about, by the claim's kind: a ratio repeats a speedup, a compute figure
+# the peak of a chip or of a pod or system.
+STATED_METRICS = {"ratio": ("speedup",), "compute": ("peak_compute", "per_chip_peak_compute")}
+
+
 def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
-    """The statements of a speedup that a ratio claim may repeat: about its subject (and its baseline,
-    when it names one), in its round when the statement is tied to rounds, at its scale (per chip, at
-    scale) when its sentence says which."""
+    """The statements a ratio or compute claim may repeat: about its subject (and its baseline, when it
+    names one), in its round when the statement is tied to rounds, at its scale (per chip, at scale) when
+    its sentence says which."""
     e = claim.entities
+    metrics = STATED_METRICS.get(claim.kind, ())
     base = (claim.compared_to or {}).get("baseline") or {}
-    if not base and compares_unnamed(claim, ctx):
+    if claim.kind == "ratio" and not base and compares_unnamed(claim, ctx):
         return []  # "达到世界第一超算的两倍": measured against something no statement is about
     scale = _scale(claim, ctx)
     out = []
     for st in ctx.official.statements:
-        if st.metric != "speedup" or not isinstance(st.value, (int, float)):
+        if st.metric not in metrics or not isinstance(st.value, (int, float)):
             continue
         orgs, accs, rounds = st.entity_values("org"), st.entity_values("accelerator"), st.entity_values("round")
         # a company's statement is about its subject; a statement about a round as a whole (MLCommons)
@@ -154,8 +168,8 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
             continue
         if base.get("org") and base["org"] not in orgs and base.get("org") != e.org:
             continue
-        # rounds: the statement's first is its subject's, the second its baseline's
-        if e.round and rounds and e.round != rounds[0]:
+        # rounds: the statement's first is its subject's, the second its baseline's (a spec has none)
+        if claim.kind == "ratio" and e.round and rounds and e.round != rounds[0]:
             continue
         if base.get("round") and len(rounds) > 1 and base["round"] != rounds[1]:
             continue
@@ -214,6 +228,6 @@ def stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     v = float(st.value)
     bound = _note_value(st.note, "bound")
-    # "up to 3.5x" states the largest of several figures: a claim repeats it, or states a maximum
-    lo, hi = {"lower": (v, None), "approx": (v * 0.9, v * 1.1), "nearly": (v * 0.9, v)}.get(bound or "", (v, v))
-    return Fact(v, lo, hi, st.evidence, f"{st.id}: {st.text}", maximum=v if bound == "upper" else None)
+    lo, hi = stated_interval(v, bound)
+    # a claim repeats the one figure stated: "up to X" must be X
+    return Fact(v, lo, hi, st.evidence, f"{st.id}: {st.text}", maximum=v if bound in (None, "upper") else None)
