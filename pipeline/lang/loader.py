@@ -42,9 +42,9 @@ SCHEMA: dict[str, set[str] | None] = {
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
-              "past", "definition"},
+              "past", "definition", "likeness"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
-             "unchanged", "other", "range", "each", "wins", "at_scale", "per_chip", "new", "systems_of", "area_vision",
+             "unchanged", "other", "range", "each", "fastest", "single", "wins", "at_scale", "per_chip", "new", "systems_of", "area_vision",
              "area_detection", "area_language", "area_nlp", "area_translation", "area_speech", "area_medical",
              "area_recommendation", "area_reinforcement"},
     "sentences": {"terminators", "closers"},

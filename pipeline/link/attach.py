@@ -58,6 +58,7 @@ class _Sent:
     asides: list[frames.Span] = field(default_factory=list)
     claims: list[frames.Span] = field(default_factory=list)  # the spans of the sentence's claims
     kinds: dict[frames.Span, str] = field(default_factory=dict)  # the kind of each of those claims
+    segments: list[frames.Span] = field(default_factory=list)  # independent clauses (semicolons)
     block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
@@ -75,6 +76,12 @@ class _Sent:
         if home is None or home[0] <= claim.start and claim.end <= home[1]:
             return False
         return self._holds_claims(home, claim)
+
+    def separated(self, m: Mention | Cue, claim: Claim) -> bool:
+        """`m` is in another independent clause (set off by a semicolon) that holds claims of its own:
+        "256 颗 TPU v3 训练 ResNet-50 用了 7.08 分钟；TPU v2 Pod 用了 11.25 分钟" (the v2's time is not v3's)."""
+        seg = frames.span_of(self.segments, m.start)
+        return seg is not None and not (seg[0] <= claim.start < seg[1]) and self._holds_claims(seg, claim)
 
     def contrasted(self, m: Mention | Cue, claim: Claim) -> bool:
         """`m` is written in another clause than the claim's, one that sets another subject against the
@@ -125,14 +132,15 @@ class _Article:
                 mentions = merge_mentions(mentions, ner(s.text), kb, s.start, s.text)
             spans = frames.clauses(s.text, s.start, self.rules.clause_delimiters, self.rules.clause_continuations)
             self.sents[s.index] = _Sent(s, mentions, list(a.cues), spans,
-                                        asides=frames.asides(s.text, s.start, self._brackets(s.text)))
+                                        asides=frames.asides(s.text, s.start, self._brackets(s.text)),
+                                        segments=frames.clauses(s.text, s.start, self.rules.segment_delimiters))
             self.order.append(s.index)
         self._blocks()
         self.round = self._article_round(meta, claims)
         self._date_rounds(claims, meta)
         for c in claims:
             home = self.sent_of(c)
-            if home is not None and c.kind != "date":  # a date is when, not a fact that owns a clause
+            if home is not None and c.kind != "date" and not self._ago(c):  # a date is when, not a fact
                 home.claims.append((c.start, c.end))
                 home.kinds[(c.start, c.end)] = c.kind
         by_start = sorted(range(len(claims)), key=lambda i: claims[i].start)
@@ -149,6 +157,14 @@ class _Article:
             named = [m for m in st.mentions if m.id and m.how != "date"]
             sizes = frames.list_sizes(st.s.text, st.s.start, named, self.rules.list_separators)
             st.list_size = {id(m): sizes[i] for i, m in enumerate(named)}
+
+    def _ago(self, claim: Claim) -> bool:
+        """"两年前", "two years ago": a span of time that dates something, like a date."""
+        if claim.kind != "duration":
+            return False
+        st = self.sents.get(claim.sentence_index)
+        after = st.s.text[claim.end - st.s.start:].lstrip().lower() if st is not None else ""
+        return any(after.startswith(w.lower()) for w in self.rules.ago)
 
     def _brackets(self, text: str) -> list[tuple[str, str]]:
         """The bracket pairs whose opening one occurs in `text` (the others bracket nothing)."""
@@ -390,7 +406,8 @@ class _Article:
 
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim
               ) -> tuple[str | None, int] | None:
-        cands = [m for m in pool if m.type == t and not st.contrasted(m, claim) and not st.aside_of_others(m, claim)]
+        cands = [m for m in pool if m.type == t and not st.contrasted(m, claim) and not st.aside_of_others(m, claim)
+                 and not st.separated(m, claim)]
         if t in PAIRED_TYPES:
             # "BERT trained in 21.69 minutes and DLRM in 0.99 minutes": each name goes with its own figure
             own = [m for m in cands if st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))]

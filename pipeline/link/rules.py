@@ -29,7 +29,7 @@ from pipeline.records import KINDS
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares",
-            "list_markers", "clause_owned", "contrast", "appositive"}
+            "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters", "ago"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -65,6 +65,8 @@ class Linking:
     list_markers: tuple[str, ...]  # a line starting with one is a list item: its own paragraph
     clause_owned: tuple[str, ...]  # types a clause (or aside) that makes claims keeps to itself
     appositive: tuple[str, ...]  # words between the comma and the number of an appositive count (a, an)
+    segment_delimiters: tuple[str, ...]  # what sets off independent clauses (semicolons)
+    ago: tuple[str, ...]  # after a span of time, these make it a time ("two years ago", 两年前)
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
@@ -200,6 +202,8 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         list_markers=_strs(path, data.get("list_markers"), "list_markers"),
         clause_owned=_types(path, data.get("clause_owned"), "clause_owned", kb_types),
         appositive=_lang_forms(path, data.get("appositive"), "appositive"),
+        segment_delimiters=_strs(path, data.get("segment_delimiters"), "segment_delimiters"),
+        ago=_lang_forms(path, data.get("ago"), "ago"),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),

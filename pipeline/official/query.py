@@ -22,6 +22,9 @@ from pipeline.official.validate import REQUIRED, read_table
 # Shipped with the repository, next to the package (corpora/official).
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
 TABLE_GLOB = "training-v*.csv"
+# Sourced statements, in the order they are consulted: companies' and MLCommons' announcements, the facts
+# of each round (result and submitter counts, quality targets), hardware specs.
+STATEMENT_FILES = ("statements.csv", "round_facts.csv", "specs.csv")
 
 
 def _none(value: Any) -> Any:
@@ -71,10 +74,17 @@ class OfficialResults:
         self.path = Path(path) if path is not None else DEFAULT_DIR
         self.table = self._load(self.path)
         self.results: tuple[OfficialResult, ...] = tuple(_to_result(r) for r in self.table.to_dict(orient="records"))
-        statements_file = (self.path if self.path.is_dir() else self.path.parent) / "statements.csv"
-        self.statements: tuple[Statement, ...] = (
-            tuple(load_statements(statements_file)) if statements_file.is_file() else ()
-        )
+        folder = self.path if self.path.is_dir() else self.path.parent
+        loaded: list[Statement] = []
+        for name in STATEMENT_FILES:
+            if (folder / name).is_file():
+                loaded.extend(load_statements(folder / name))
+        seen: set[str] = set()
+        for st in loaded:
+            if st.id in seen:
+                raise OfficialTableError(f"{folder}: statement id {st.id!r} given in two files")
+            seen.add(st.id)
+        self.statements: tuple[Statement, ...] = tuple(loaded)
 
     @staticmethod
     def _load(path: Path) -> pd.DataFrame:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pipeline.lang.loader import load_language
-from pipeline.link.kb import KnowledgeBase, load_kb
+from pipeline.link.kb import KnowledgeBase, fold, load_kb
 from pipeline.official.answers import OfficialResult
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.verdicts import Fact
@@ -28,6 +29,7 @@ class ArticleContext:
     paragraph: dict[int, int] = field(default_factory=dict)
     # the article's round comes from its metadata, its path, a date line, or is the only round it names
     round_certain: bool = False
+    round_mentions: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # (offset, id)
 
     def siblings(self, claim: Claim) -> list[Claim]:
         return [c for c in self.claims if c.sentence_index == claim.sentence_index and c is not claim]
@@ -44,6 +46,21 @@ class ArticleContext:
         idx = sorted((i for i, p in self.paragraph.items() if p == para and i != claim.sentence_index),
                      key=lambda i: abs(i - claim.sentence_index))
         return tuple(dict.fromkeys(r for i in idx for r in self.named.get(i, {}).get("round", ())))
+
+    def opens_sentence(self, claim: Claim) -> bool:
+        """The claim's round is named before it in its sentence as the sentence's time ("两年前的首轮，谷歌
+        ……"), not as a likeness ("As in the inaugural round", 与……一样) or a comparison's far side
+        ("Compared with the v0.6 round, ...")."""
+        rel = claim.start - claim.sentence_start
+        text = folded(claim.sentence)
+        for pos, rid in self.round_mentions.get(claim.sentence_index, ()):
+            p = pos - claim.sentence_start
+            if rid == claim.entities.round and 0 <= p < rel:
+                before = text[:p]
+                compared = any(("cmp:open" in keys or "cmp:paired_open" in keys) and _word_positions(f.lower(), before)
+                               for f, keys in self.kb.linking.cues.items())
+                return not compared and not has_cue(claim, "likeness", section="scope", before_claim=True)
+        return False
 
     def name(self, etype: str, eid: str | None) -> str:
         """An entity as people write it: its first English name in the knowledge base, else its id."""
@@ -82,8 +99,8 @@ def sentence_before(claim: Claim, ctx: ArticleContext, what: str, whole: bool = 
     this kind (relative_previous: 上届 / last year's round; relative_current: 本轮 / this round)."""
     keys = {"relative_previous": "relative:round:previous", "relative_current": "relative:round:current"}
     want = keys[what]
-    text = claim.sentence if whole else claim.sentence[:max(0, claim.start - claim.sentence_start)]
-    low = text.lower()
+    text = folded(claim.sentence)
+    low = text if whole else text[:max(0, claim.start - claim.sentence_start)]
     return any(want in cues and _word_positions(form.lower(), low) for form, cues in ctx.kb.linking.cues.items())
 
 
@@ -112,7 +129,7 @@ def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool 
     words = (lang.cues if section == "cues" else lang.scope).get(key, ())
     if not words:
         return None
-    text = claim.sentence.lower()
+    text = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     spans: list[tuple[int, int]]
     if clause:
@@ -132,6 +149,13 @@ def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool 
                 d = max(0, a + i - (rel + len(claim.text)), rel - (a + i + len(w)))
                 best = d if best is None else min(best, d)
     return best
+
+
+@lru_cache(maxsize=4096)
+def folded(text: str) -> str:
+    """A sentence as the lexicons' words are matched: lowercased, Traditional folded to Simplified and
+    full-width to half-width, one character for one (offsets keep)."""
+    return fold(text).lower()
 
 
 def clause_spans(claim: Claim) -> list[tuple[int, int]]:
@@ -209,3 +233,21 @@ def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
     lo, hi = r.published_interval_seconds or (r.seconds, r.seconds)
     return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f": {r.published_minutes:.2f} min",
                 alternatives=alternatives)
+
+
+def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str
+                  ) -> tuple[float, str] | None:
+    """An org's (anyone's, for None) fastest time on a benchmark in a round: its best scored result, or the
+    time it published for a result whose logs are missing, whichever is faster."""
+    best: tuple[float, str] | None = None
+    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd,
+                                 division=None if org else "closed"):
+        if r.seconds is not None and (best is None or r.seconds < best[0]):
+            best = (r.seconds, r.record_id)
+    for st in ctx.official.statements:
+        if (st.metric == "train_time" and (org is None or org in st.entity_values("org"))
+                and bench in st.entity_values("benchmark")
+                and rnd in st.entity_values("round") and isinstance(st.value, (int, float))):
+            if best is None or float(st.value) < best[0]:
+                best = (float(st.value), st.source_url)
+    return best

@@ -182,6 +182,9 @@ def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     org, rnd = _org(claim, ctx), round_of(claim, ctx)
     if rnd is None or (org is None and e.accelerator is None):
         return None
+    entry = ctx.kb.get("system", e.system) if e.system else None
+    if entry is not None and entry.attr("chips") and not entry.attrs.get("rounds"):
+        return _nodes(claim, ctx, org, entry, rnd)
     rows = ctx.official.select(who=org, accelerator=e.accelerator, round=rnd, benchmark=e.benchmark)
     rows = [r for r in rows if r.division == "closed"] or rows
     if not rows:
@@ -192,6 +195,24 @@ def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     label = (f"systems of {ctx.name('org', org) if org else ctx.name('accelerator', e.accelerator)} in {rnd}"
              f"{' on ' + e.benchmark if e.benchmark else ''}: {', '.join(names)} ({len(sizes)} sizes)")
     return Fact(len(names), lo, hi, tuple(r.record_id for r in rows[:8]), label)
+
+
+def _nodes(claim: Claim, ctx: ArticleContext, org: str | None, product, rnd: str) -> Fact | None:
+    """"14 DGX A100 systems": machines of one product joined in a cluster are its nodes (hosts)."""
+    acc = product.attr("accelerator")
+    per_node = int(product.attr("chips"))
+    rows = [r for r in ctx.official.select(who=org, accelerator=acc, round=rnd, benchmark=claim.entities.benchmark)
+            if r.accelerator_count and r.accelerator_count % per_node == 0]
+    if not rows:
+        return None
+    nodes = sorted({r.accelerator_count // per_node for r in rows})
+    target = float(claim.value) if isinstance(claim.value, (int, float)) else nodes[-1]
+    pick = min(nodes, key=lambda n: abs(n - target))
+    label = (f"{ctx.name('system', product.id)} nodes in {ctx.name('org', org) if org else 'the'} "
+             f"{rnd} systems{' on ' + claim.entities.benchmark if claim.entities.benchmark else ''}: "
+             f"{', '.join(map(str, nodes))}")
+    evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick * per_node)[:6]
+    return Fact(pick, pick, pick, evidence, label)
 
 
 def submissions_of(claim: Claim, ctx: ArticleContext) -> Fact | None:

@@ -8,7 +8,7 @@ from pipeline.link.attach import SPECIFIC, article_round
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import has_cue
+from pipeline.reconcile.context import folded, has_cue
 from pipeline.reconcile.counts import counted_metric
 from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
@@ -40,39 +40,71 @@ def _is_magnitude(claim: Claim) -> bool:
     return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in lang.magnitude_words)
 
 
-def _from_side(claim: Claim, others: list[Claim]) -> bool:
-    """"ResNet-50 went from 1.28 minutes to 0.76", "从 1.28 分钟缩短到 0.76 分钟": what stands between
-    'from' and 'to' is the earlier result (the previous round), what follows 'to' is this round's."""
+def _from_to(claim: Claim, others: list[Claim]) -> tuple[int, int] | None:
+    """(from, to) offsets in the claim's sentence when it compares an earlier and a later figure of the
+    claim's kind ("ResNet-50 went from 1.28 minutes to 0.76", "从 1.28 分钟缩短到 0.76 分钟") and the claim
+    stands between them or after 'to'; None otherwise (or for a range: "sizes range from 8 to 4096")."""
     lang = load_language(claim.lang)
-    sent = claim.sentence.lower()
+    sent = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     starts = [sent.rfind(f.lower(), 0, rel) for f in lang.cues.get("from", ())]
     f = max(starts, default=-1)
-    if f < 0 or has_cue(claim, "range"):  # "sizes range from 8 to 4096 chips": a span, not a change
-        return False
+    if f < 0 or has_cue(claim, "range"):
+        return None
     tos = [sent.find(t.lower(), f) for t in lang.cues.get("to", ())]
     t = min((x for x in tos if x > f), default=-1)
-    if not f < rel < t:
-        return False
-    # the 'to' side must hold a figure of the same kind: a comparison of two values
-    return any(o.kind == claim.kind and o.start - claim.sentence_start > t for o in others
-               if o.sentence_index == claim.sentence_index)
+    if t < 0:
+        return None
+    if f < rel < t:
+        # the 'to' side must hold a figure of the same kind: a comparison of two values
+        later = any(o.kind == claim.kind and o.start - claim.sentence_start > t for o in others
+                    if o.sentence_index == claim.sentence_index)
+        return (f, t) if later else None
+    if rel > t and any(o.kind == claim.kind and f < o.start - claim.sentence_start < t for o in others
+                       if o.sentence_index == claim.sentence_index):
+        return f, t
+    return None
 
 
-def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase) -> list[Claim]:
+def _from_side(claim: Claim, others: list[Claim]) -> bool:
+    span = _from_to(claim, others)
+    return span is not None and span[0] < claim.start - claim.sentence_start < span[1]
+
+
+def _rounds_between(claim: Claim, a: int, b: int, mentions: dict[int, tuple[Mention, ...]]) -> list[str]:
+    """Rounds named between two offsets of the claim's sentence."""
+    return [m.id for m in mentions.get(claim.sentence_index, ()) if m.type == "round" and m.id
+            and a <= m.start - claim.sentence_start < b]
+
+
+def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase,
+                                 mentions: dict[int, tuple[Mention, ...]]) -> list[Claim]:
+    """A comparison of an earlier and a later figure: the earlier is the round its side names (首轮), else
+    the round before the article's; the later one is the article's round, not one named on the earlier
+    side ("参赛机构从首轮的3家增加到9家": 9 is this round's)."""
     prev = kb.previous_round(rnd) if rnd else None
-    if prev is None:
-        return claims
     by_sentence: dict[int, list[Claim]] = {}
     for c in claims:
         by_sentence.setdefault(c.sentence_index, []).append(c)
     out = []
     for c in claims:
         same = by_sentence[c.sentence_index]
-        earlier = _from_side(c, same) or any(
-            o.kind == "duration" and o.start < c.start and c.kind == "count" and c.start - o.end < 40
-            and _from_side(o, same) for o in same)
-        out.append(evolve(c, entities=evolve(c.entities, round=prev)) if earlier else c)
+        span = _from_to(c, same)
+        rel = c.start - c.sentence_start
+        if span is not None and span[0] < rel < span[1]:
+            named = _rounds_between(c, span[0], rel, mentions)
+            if named:
+                c = evolve(c, entities=evolve(c.entities, round=named[-1]))
+            elif prev:
+                c = evolve(c, entities=evolve(c.entities, round=prev))
+        elif span is not None and rnd and c.entities.round in _rounds_between(c, span[0], span[1], mentions) \
+                and not _rounds_between(c, span[1], rel, mentions):
+            c = evolve(c, entities=evolve(c.entities, round=rnd))
+        elif prev and c.kind == "count" and any(
+                o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same)
+                for o in same):
+            c = evolve(c, entities=evolve(c.entities, round=prev))
+        out.append(c)
     return out
 
 
@@ -83,7 +115,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
                     if m.type == "round" and m.how in SPECIFIC]
     rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
-    claims = _earlier_round_for_from_side(claims, rnd, kb)
+    claims = _earlier_round_for_from_side(claims, rnd, kb, mentions)
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:
@@ -94,29 +126,34 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     bench = {i: b for i, b in bench.items() if b}
     ctx = ArticleContext(claims, rnd, kb, official,
                          {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in bench.items()},
-                         bench, named, {s.index: s.paragraph for s in seg.sentences}, certain)
-    out: list[Claim] = []
-    for i, claim in enumerate(claims):
-        if i in scope:
-            out.append(evolve(claim, verdict="out_of_scope", explanation=scope[i]))
-            continue
-        why_not = not_a_result(claim)
-        if why_not:
-            out.append(evolve(claim, verdict="unverifiable", explanation=why_not))
-            continue
-        pair = restated(claim, claims) if claim.kind != "ratio" else None
-        if pair is not None:
-            out.append(evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2]))
-            continue
-        if claim.kind == "ratio" and not (claim.compared_to or {}).get("baseline"):
-            # "went from 0.85 minutes to 0.26 minutes, more than three times faster": the sentence's own two
-            # times are what it compares, before any table or statement
-            own = _ratio_of_stated_times(claim, out)
-            if own is not claim:
-                out.append(own)
-                continue
-        out.append(weigh(counted_metric(claim, ctx), ctx, resolve, _judge))
+                         bench, named, {s.index: s.paragraph for s in seg.sentences}, certain,
+                         {i: tuple((m.start, m.id) for m in ms if m.type == "round") for i, ms in mentions.items()})
+    done: dict[int, Claim] = {}
+    # ratios last: a ratio may compare two times of its own sentence, written after it
+    for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
+        done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
+    out = [done[i] for i in range(len(claims))]
     return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
+
+
+def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], ctx: ArticleContext,
+             judged: list[Claim]) -> Claim:
+    if i in scope:
+        return evolve(claim, verdict="out_of_scope", explanation=scope[i])
+    why_not = not_a_result(claim)
+    if why_not:
+        return evolve(claim, verdict="unverifiable", explanation=why_not)
+    pair = restated(claim, claims) if claim.kind != "ratio" else None
+    if pair is not None:
+        return evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2])
+    if claim.kind == "ratio":
+        # "went from 0.85 minutes to 0.26 minutes, more than three times faster", "0.48 minutes, more than
+        # twice as fast as the 0.82 minutes it posted last year": the sentence's own two times are what it
+        # compares, before any table or statement
+        own = _ratio_of_stated_times(claim, judged)
+        if own is not claim:
+            return own
+    return weigh(counted_metric(claim, ctx), ctx, resolve, _judge)
 
 
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
@@ -132,7 +169,7 @@ def _judge(claim: Claim, fact: Fact) -> Judgement:
     # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
     maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
         m.lower() for m in lang.cues.get("maximum", ())} and not any(
-        w.lower() in claim.sentence.lower() for w in lang.cues.get("average", ()))
+        w.lower() in folded(claim.sentence) for w in lang.cues.get("average", ()))
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
 

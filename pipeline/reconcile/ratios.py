@@ -5,7 +5,17 @@ from __future__ import annotations
 import math
 
 from pipeline.lang.loader import load_language
-from pipeline.reconcile.context import ArticleContext, label_of, org_of, round_of, system_chips
+from pipeline.reconcile.context import (
+    ArticleContext,
+    fastest_time,
+    folded,
+    has_cue,
+    label_of,
+    org_of,
+    round_of,
+    system_chips,
+)
+from pipeline.reconcile.readings import CLAUSE, subject_level
 from pipeline.reconcile.statements import statement_fact
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
@@ -88,7 +98,8 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
             not sub.get("accelerator") or not base.get("accelerator")):
         # "the fastest Transformer time is five times last year's", "Nvidia's ResNet-50 time improved 1.75x
         # over its best of the v0.6 round": the fastest time of each round (of the company, if named)
-        return _round_vs_round(claim, ctx, org if claim.entities.org else None, sub, base, bench)
+        anyone = has_cue(claim, "fastest", clause=True) and subject_level(claim) > CLAUSE
+        return _round_vs_round(claim, ctx, org if claim.entities.org and not anyone else None, sub, base, bench)
     if not sub.get("accelerator") or not base.get("accelerator"):
         if claim.entities.org or claim.entities.accelerator:
             return None
@@ -128,30 +139,12 @@ def _maker(ctx: ArticleContext, acc: str | None) -> str | None:
     return entry.attr("org") if entry else None
 
 
-def _fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str
-                  ) -> tuple[float, str] | None:
-    """An org's (anyone's, for None) fastest time on a benchmark in a round: its best scored result, or the
-    time it published for a result whose logs are missing, whichever is faster."""
-    best: tuple[float, str] | None = None
-    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd,
-                                 division=None if org else "closed"):
-        if r.seconds is not None and (best is None or r.seconds < best[0]):
-            best = (r.seconds, r.record_id)
-    for st in ctx.official.statements:
-        if (st.metric == "train_time" and (org is None or org in st.entity_values("org"))
-                and bench in st.entity_values("benchmark")
-                and rnd in st.entity_values("round") and isinstance(st.value, (int, float))):
-            if best is None or float(st.value) < best[0]:
-                best = (float(st.value), st.source_url)
-    return best
-
-
 def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, base_org: str, base: dict,
                         bench: str) -> Fact | None:
     """"Google trained BERT roughly twice as fast as NVIDIA": two companies' best times, any scale."""
     rnd = sub.get("round") or round_of(claim, ctx)
-    a = _fastest_time(ctx, org, sub.get("accelerator"), bench, rnd)
-    b = _fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd)
+    a = fastest_time(ctx, org, sub.get("accelerator"), bench, rnd)
+    b = fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd)
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
@@ -162,8 +155,8 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
 
 def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dict, base: dict,
                     bench: str) -> Fact | None:
-    a = _fastest_time(ctx, org, sub.get("accelerator"), bench, sub["round"])
-    b = _fastest_time(ctx, org, base.get("accelerator"), bench, base["round"])
+    a = fastest_time(ctx, org, sub.get("accelerator"), bench, sub["round"])
+    b = fastest_time(ctx, org, base.get("accelerator"), bench, base["round"])
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
@@ -207,7 +200,7 @@ def is_magnitude(claim: Claim) -> bool:
 
 def _size_cue(claim: Claim, ctx: ArticleContext) -> bool:
     words = load_language(claim.lang).cues.get("size", ())
-    return any(w.lower() in claim.sentence.lower() for w in words)
+    return any(w.lower() in folded(claim.sentence) for w in words)
 
 
 def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:

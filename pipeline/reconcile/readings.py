@@ -104,9 +104,13 @@ def round_fixed(claim: Claim, ctx: ArticleContext) -> bool:
     if lvl == CLAUSE and not rivals(claim, "round"):
         return True
     if lvl == SENTENCE and not rivals(claim, "round"):
-        # written in another clause ("As in the inaugural round, ...: Intel entered one of six"): its own
-        # when the article is about that round too, or about none
-        return claim.entities.round == ctx.round or ctx.round is None
+        # written in another clause: its own when the article is about that round too, or about none, or
+        # when it opens the sentence as its time ("两年前的首轮，谷歌……"), not as a likeness ("As in the
+        # inaugural round, ...: Intel entered one of six")
+        return claim.entities.round == ctx.round or ctx.round is None or ctx.opens_sentence(claim)
+    if claim.kind == "ratio" and ((claim.compared_to or {}).get("baseline") or {}).get("round") \
+            and claim.entities.round == ctx.round and lvl >= ARTICLE:
+        return True  # "13 times faster than a year earlier": now against then
     if lvl == ARTICLE and claim.entities.round == ctx.round:
         if list(_other_rounds(claim, ctx)):
             return False
@@ -154,8 +158,10 @@ def determined(claim: Claim, ctx: ArticleContext) -> tuple[bool, str]:
 def _other_rounds(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
     """(round, support, why) of the other times the claim's surroundings point to."""
     rnd = claim.entities.round
+    # a ratio's baseline round ("比去年快了三倍") is the far side of its comparison, not another reading
+    base = ((claim.compared_to or {}).get("baseline") or {}).get("round")
     for rid, support, why in _rounds_near(claim, ctx):
-        if rid != rnd:
+        if rid not in (rnd, base):
             yield rid, support, why
 
 
@@ -280,6 +286,12 @@ def alternatives(claim: Claim, ctx: ArticleContext) -> list[Reading]:
         out.append(Reading(ents, claim.metric, support, why))
         for rid, rsupport, rwhy in rounds:
             out.append(Reading(evolve(ents, round=rid), claim.metric, max(support, rsupport), f"{why}; {rwhy}"))
+    if claim.metric == "train_time" and e.benchmark and has_cue(claim, "fastest", clause=True):
+        # "首轮最快成绩为6.24分钟": the round's fastest, of anyone unless the clause says whose
+        whose = e if subject_level(claim) == CLAUSE else evolve(e, org=None, accelerator=None, system=None)
+        out.append(Reading(whose, "fastest_time", CLAUSE, "the fastest result of the round, as its clause says"))
+        for rid, rsupport, rwhy in rounds:
+            out.append(Reading(evolve(whose, round=rid), "fastest_time", rsupport, f"the fastest result; {rwhy}"))
     for metric, support, why in metric_readings(claim, ctx):
         out.append(Reading(e, metric, min(support, base) if support == CLAUSE else support, why))
         for rid, rsupport, rwhy in rounds:

@@ -30,13 +30,14 @@ from pipeline.reconcile.statements import (
     stated,
     submissions_count,
 )
-from pipeline.reconcile.times import elapsed, train_time
+from pipeline.reconcile.times import elapsed, fastest_result, train_time
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
 
 RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "run_count": run_count,
     "train_time": train_time,
+    "fastest_time": fastest_result,
     "chip_count": chip_count,
     "gpu_count": chip_count,
     "host_count": host_count,

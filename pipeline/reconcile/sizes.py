@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
-from pipeline.reconcile.context import ArticleContext, has_cue, label_of, org_of, round_of, system_chips
+from pipeline.reconcile.context import ArticleContext, folded, has_cue, label_of, org_of, round_of, system_chips
 from pipeline.reconcile.statements import records_count, statement_fact
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
@@ -145,7 +145,7 @@ def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
 
 def _records_cue(claim: Claim) -> bool:
     nouns = load_language(claim.lang).nouns
-    return any(n.lower() in claim.sentence.lower() for n, c in nouns.items() if c == "record" and len(n) > 1)
+    return any(n.lower() in folded(claim.sentence) for n, c in nouns.items() if c == "record" and len(n) > 1)
 
 
 def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:

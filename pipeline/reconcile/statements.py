@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.reconcile.context import ArticleContext, clause_span, cue_distance, has_cue, round_of, system_chips
+from pipeline.reconcile.context import (
+    ArticleContext,
+    clause_span,
+    cue_distance,
+    folded,
+    has_cue,
+    round_of,
+    system_chips,
+)
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
 
@@ -34,8 +42,10 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     v = best.value
     if not isinstance(v, (int, float)):
         return Fact(v, None, None, best.evidence, f"{best.id}: {best.text}")
-    lo, hi = stated_interval(float(v), _note_value(best.note, "bound"))
-    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}")
+    bound = _note_value(best.note, "bound")
+    lo, hi = stated_interval(float(v), bound)
+    # one figure stated: "up to X" repeats it only as X
+    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}", maximum=float(v) if bound in (None, "upper") else None)
 
 
 def stated_interval(v: float, bound: str | None) -> tuple[float | None, float | None]:
@@ -193,7 +203,7 @@ def _scale(claim: Claim, ctx: ArticleContext) -> str | None:
 def compares_unnamed(claim: Claim, ctx: ArticleContext) -> bool:
     """The claim's clause writes a comparison (than, 是…的, 比) whose baseline names no known entity."""
     a, b = clause_span(claim, ctx)
-    text = claim.sentence.lower()
+    text = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     end = rel + len(claim.text)
     before, after = text[a:rel].rstrip(), text[end:b]

@@ -8,6 +8,7 @@ import math
 from pipeline.official.answers import OfficialResult
 from pipeline.reconcile.context import (
     ArticleContext,
+    fastest_time,
     has_cue,
     label_of,
     org_of,
@@ -30,20 +31,50 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
     explicit = sentence_chips(claim, ctx)
     chips = explicit or ({system_chips(ctx, e.system, rnd)} - {None})
     if e.benchmark:
-        return _one_result(claim, ctx, e.benchmark, rnd, chips, bool(explicit))
+        # one machine of a product ("单台DGX-2H", "On one DGX A100 with eight GPUs"): no larger cluster of it
+        strict = bool(chips) and _single_machine(claim, ctx)
+        return _one_result(claim, ctx, e.benchmark, rnd, chips, bool(explicit), strict)
     if claim.bound == "upper" and org_of(claim, ctx):
         return _all_within(claim, ctx, benches, rnd, chips)
     return None
 
 
-def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int]) -> list[list[OfficialResult]]:
+def fastest_result(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"首轮最快成绩为 6.24 分钟", "the best ResNet-50 time": the fastest result of the benchmark in the
+    round (closed division; of the company, when the reading names one), or a time it published for a
+    result whose logs are missing."""
+    e = claim.entities
+    rnd = round_of(claim, ctx)
+    if not e.benchmark or rnd is None:
+        return None
+    best = fastest_time(ctx, e.org, e.accelerator, e.benchmark, rnd)
+    if best is None:
+        return None
+    secs, ev = best
+    try:
+        lo, hi = ctx.official.record(ev).published_interval_seconds or (secs, secs)
+    except KeyError:  # a published time (a statement), to two decimals of a minute
+        lo, hi = secs - 0.3, secs + 0.3
+    who = f" by {ctx.name('org', e.org)}" if e.org else ""
+    label = f"the fastest {ctx.name('benchmark', e.benchmark)} time of {rnd}{who}: {secs / 60:.2f} min"
+    return Fact(secs, lo, hi, (ev,), label)
+
+
+def _single_machine(claim: Claim, ctx: ArticleContext) -> bool:
+    entry = ctx.kb.get("system", claim.entities.system) if claim.entities.system else None
+    product = entry is not None and entry.attr("chips") and not entry.attrs.get("rounds")
+    return bool(product) and has_cue(claim, "single")
+
+
+def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int], strict: bool = False
+                    ) -> list[list[OfficialResult]]:
     """Result sets matching the claim, from strict to loose: the text may state the framework or scale
     loosely, and the org differently (Ascend results were submitted by SIAT, not Huawei).  Unscored rows
     are kept so the caller can tell 'no such result' from 'its logs are missing'."""
     out = []
     for who in [org] + ([None] if org and acc else []):
         base = dict(who=who, accelerator=acc, benchmark=bench, round=rnd)
-        for f, cs in [(fw, chips), (None, chips), (fw, set()), (None, set())]:
+        for f, cs in [(fw, chips), (None, chips)] + ([] if strict else [(fw, set()), (None, set())]):
             rows = [r for r in ctx.official.select(**base, framework=f) if not cs or r.accelerator_count in cs]
             if any(r.scored for r in rows):
                 out.append(rows)
@@ -51,7 +82,7 @@ def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[in
 
 
 def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: set[int],
-                explicit_chips: bool) -> Fact | None:
+                explicit_chips: bool, strict: bool = False) -> Fact | None:
     e = claim.entities
     if explicit_chips:
         named = ctx.official.select(who=e.org, accelerator=e.accelerator, benchmark=bench, round=rnd)
@@ -59,7 +90,7 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
         if sized and not any(r.scored for r in sized):
             # the system the text names exists, but its logs are missing: a published time or nothing
             return _stated_time(claim, ctx, bench, rnd)
-    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips)
+    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips, strict)
     if not sets:
         return _stated_time(claim, ctx, bench, rnd)
     all_rows = next((rs for rs in sets if any(_fits(claim, r) for r in rs if r.scored)), sets[0])
@@ -74,7 +105,8 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
         # A larger system of the same org whose logs are missing may hold the figure: say so, don't guess.
         org_rows = ctx.official.select(who=e.org or rows[0].org, benchmark=bench, round=rnd)
         biggest = max((r.accelerator_count or 0 for r in rows), default=0)
-        if not explicit_chips and any(not r.scored and (r.accelerator_count or 0) > biggest for r in org_rows):
+        if not explicit_chips and not strict and any(
+                not r.scored and (r.accelerator_count or 0) > biggest for r in org_rows):
             return None
     best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
     label = label_of(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
@@ -107,8 +139,8 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
         if st.metric != "train_time" or bench not in st.entity_values("benchmark") \
                 or rnd not in st.entity_values("round"):
             continue
-        if st.entity_values("org") and claim.entities.org not in st.entity_values("org"):
-            continue
+        if st.entity_values("org") and claim.entities.org and claim.entities.org not in st.entity_values("org"):
+            continue  # naming nobody, a time may be anyone's published one
         # a max-scale time says nothing about one 8-GPU machine: a claim about a single-node system
         # (DGX A100, 8 GPUs) is not checked against a statement about another system
         chips = system_chips(ctx, claim.entities.system, rnd)

@@ -16,7 +16,7 @@ from pipeline.extract.dates import article_date
 from pipeline.ingest.read import read_article
 from pipeline.lang.loader import LANG_DIR
 from pipeline.link import link_claims, load_kb
-from pipeline.official.query import DEFAULT_DIR, TABLE_GLOB, OfficialResults
+from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
 from pipeline.records import Article, ArticleError, ArticleResult, Claim
 from pipeline.segment.sentences import Segmented, segment
@@ -165,7 +165,7 @@ def _official_signature(settings: Settings) -> tuple:
     folder = path if path.is_dir() else path.parent
     files = sorted(path.glob(TABLE_GLOB)) if path.is_dir() else [path]
     out = []
-    for f in [*files, folder / "statements.csv"]:
+    for f in [*files, *(folder / name for name in STATEMENT_FILES)]:
         try:
             st = f.stat()
         except OSError:
