@@ -258,7 +258,13 @@ class SentenceExtractor:
             if q1 is None or q1.kind != "count" or not q1.classifier or q2 is None or q2.classifier != q1.classifier:
                 return None
             between = text[first.end:second.start]
-            near = any(between.rstrip().endswith(link) for link in lang.partitive_links) and not any(
+            # 八项中的六项; 六项中拿下四项 (a verb of winning or taking between the link and the part)
+            linked = between.rstrip()
+            for verb in lang.partitive_verbs:
+                if linked.endswith(verb) and any(linked[: -len(verb)].rstrip().endswith(k) for k in lang.partitive_links):
+                    linked = linked[: -len(verb)].rstrip()
+                    break
+            near = any(linked.endswith(link) for link in lang.partitive_links) and not any(
                 c in "，。；,;" for c in between)
             far = any(between.rstrip().endswith(link) for link in lang.far_partitive_links) and not any(
                 c in "。；;" for c in between)

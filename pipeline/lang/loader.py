@@ -36,7 +36,7 @@ SCHEMA: dict[str, set[str] | None] = {
               "occurrence_markers", "possessive"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
-               "classifier_counts", "far_partitive_links", "noun_joiners"},
+               "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year"},
     "not_claims": None,
@@ -44,7 +44,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
               "past", "definition", "likeness"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
-             "unchanged", "other", "range", "each", "fastest", "single", "wins", "at_scale", "per_chip", "new", "systems_of", "area_vision",
+             "unchanged", "other", "range", "each", "fastest", "single", "emphatic", "wins", "at_scale", "per_chip", "new", "systems_of", "area_vision",
              "area_detection", "area_language", "area_nlp", "area_translation", "area_speech", "area_medical",
              "area_recommendation", "area_reinforcement"},
     "sentences": {"terminators", "closers"},
@@ -94,6 +94,7 @@ class Language:
     bound_gap: tuple[str, ...]
     classifier_counts: dict[str, tuple[str, ...]]
     far_partitive_links: tuple[str, ...]
+    partitive_verbs: tuple[str, ...]  # 六项中拿下四项: a verb between a partitive link and the part
     bounds_before: dict[str, tuple[str, ...]]
     bounds_after: dict[str, tuple[str, ...]]
     bounds_inner: dict[str, tuple[str, ...]]
@@ -247,6 +248,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         bound_gap=_longest_first(bounds.get("gap") or []),
         classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
         far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
+        partitive_verbs=_longest_first(cnt.get("partitive_verbs") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
         bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),
         bounds_inner=_bound_map(path, bounds.get("inner"), "bounds.inner"),

@@ -79,6 +79,15 @@ class Region:
     owner: int = -1  # start offset of the ratio claim whose baseline this is
 
 
+NUMBER_TAIL = 8  # the most characters a ratio's number and marker take after a cue inside its text
+
+
+def _opens_number(cue: Cue, claim: Claim) -> bool:
+    """A cue inside the claim's text right before its number (the text opens with a bound phrase:
+    最多达到上一轮的 2.1 倍)."""
+    return claim.start < cue.start and cue.end < claim.end and claim.end - cue.end <= NUMBER_TAIL
+
+
 def bound_spans(claims: Iterable[Claim]) -> list[Span]:
     """Where each claim's bound phrase is written ("more than" in "more than 18 hours")."""
     out: list[Span] = []
@@ -129,10 +138,11 @@ def baseline_regions(text: str, offset: int, cues: Sequence[Cue], mentions: Sequ
                       and len(text[claim.end - offset:c.start - offset].split()) <= rules.after_ratio_words), None)
         if after is not None and clause[1] > after.end:
             regions.append(Region(after.end, clause[1], "open", claim.start))
-    # 是 X 的 N 倍: frame_open ... frame_close right before the ratio
+    # 是 X 的 N 倍: frame_open ... frame_close right before the ratio's number (after any bound word that
+    # opens the claim: 最多达到上一轮的 2.1 倍)
     for claim in ratio_claims:
         close = next((c for c in cues if "cmp:frame_close" in c.keys
-                      and _gap_is_space(text, offset, c.end, claim.start)), None)
+                      and (_gap_is_space(text, offset, c.end, claim.start) or _opens_number(c, claim))), None)
         if close is None:
             continue
         clause = span_of(clause_spans, claim.start) or (offset, offset + len(text))

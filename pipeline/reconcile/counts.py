@@ -106,7 +106,12 @@ def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False) -> Fac
     how = "the least chip-minutes" if per_chip else "the fastest time"
     label = (f"benchmarks of {rnd} where {ctx.name('org', org)} has {how} (closed division): "
              f"{', '.join(leads.benchmarks) or 'none'} of {leads.of_total}")
-    return Fact(leads.count, leads.count, leads.count, leads.evidence, label, complete=not leads.uncertain)
+    # missing logs leave a win count open, but never above the benchmarks the company entered
+    entered = len({r.benchmark for r in ctx.official.select(who=org, round=rnd)})
+    beyond = claim.low is not None and claim.low > entered
+    if beyond:
+        label += f"; it entered {entered}"
+    return Fact(leads.count, leads.count, leads.count, leads.evidence, label, complete=beyond or not leads.uncertain)
 
 
 def per_chip_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:

@@ -170,8 +170,9 @@ def _judge(claim: Claim, fact: Fact) -> Judgement:
     maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
         m.lower() for m in lang.cues.get("maximum", ())} and not any(
         w.lower() in folded(claim.sentence) for w in lang.cues.get("average", ()))
+    emphatic = maximum_cue and claim.bound_cue.lower() in {m.lower() for m in lang.cues.get("emphatic", ())}
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
-                 maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim))
+                 maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim), emphatic=emphatic)
 
 
 def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:

@@ -44,6 +44,8 @@ def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
 
 def _size_of(side: dict, ctx: ArticleContext, bench: str | None = None) -> tuple[int, tuple[str, ...]] | None:
     chips = system_chips(ctx, side.get("system"), side.get("round"))
+    if chips:
+        return chips, ()  # a named machine or pod has its size
     acc = side.get("accelerator")
     if acc is None and side.get("system"):
         entry = ctx.kb.get("system", side["system"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import ArticleContext, folded, has_cue, label_of, org_of, round_of, system_chips
 from pipeline.reconcile.statements import records_count, statement_fact
-from pipeline.reconcile.verdicts import Fact
+from pipeline.reconcile.verdicts import Fact, overlaps
 from pipeline.records import Claim
 
 
@@ -32,6 +32,9 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
                         maximum=size)
     rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
                                                            benchmark=e.benchmark) if r.accelerator_count]
+    timed = _with_its_time(claim, ctx, rows)
+    if timed is not None:
+        return timed
     if not rows and e.benchmark:
         rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x)
                 if r.accelerator_count]
@@ -50,6 +53,25 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
     return Fact(pick, pick, pick, evidence, f"{label}: system sizes {_sizes_text(sizes)}", maximum=top)
+
+
+def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None:
+    """"DLRM 仅用 64 颗芯片就跑出 0.64 分钟": a count of chips and a time in one clause describe one result;
+    the chips are those of the result with that time."""
+    if not claim.entities.benchmark:
+        return None
+    times = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.entities.benchmark == claim.entities.benchmark
+             and _same_clause(claim, c, ctx) and c.low is not None and c.high is not None]
+    if len(times) != 1:
+        return None
+    t = times[0]
+    fits = [r for r in rows if r.published_interval_seconds and overlaps(t.low, t.high, *r.published_interval_seconds)]
+    sizes = sorted({r.accelerator_count for r in fits if r.accelerator_count})
+    if len(sizes) != 1:
+        return None
+    n = sizes[0]
+    label = f"the result of '{t.text}' ({fits[0].record_id}): {n} chips"
+    return Fact(n, n, n, tuple(r.record_id for r in fits)[:6], label)
 
 
 def _any_submitter(claim: Claim) -> bool:

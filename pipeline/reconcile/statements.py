@@ -11,6 +11,7 @@ from pipeline.reconcile.context import (
     folded,
     has_cue,
     round_of,
+    sentence_chips,
     system_chips,
 )
 from pipeline.reconcile.verdicts import Fact
@@ -68,21 +69,31 @@ def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    """A system's peak: the maker's statement, with chips x per-chip peak shown as a cross-check."""
-    fact = statement_fact(claim, ctx, "peak_compute", ("org", "accelerator", "round"))
+    """A system's peak: the maker's statement, with chips x per-chip peak shown as a cross-check.  When its
+    sentence gives the chips ("a slice of 3,456 TPU v4 chips ... a peak of 1.1 exaflops"), the peak of
+    those chips: chips x the chip's highest stated peak."""
     rnd = round_of(claim, ctx)
     acc = claim.entities.accelerator
+    per_chip = max((s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
+                    and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float))),
+                   key=lambda s: float(s.value), default=None)
+    stated_chips = sentence_chips(claim, ctx)
+    if per_chip is not None and len(stated_chips) == 1 and not _known_size(ctx, acc, next(iter(stated_chips))):
+        chips = next(iter(stated_chips))
+        total = chips * float(per_chip.value)  # type: ignore[arg-type]
+        deriv = f"{chips} chips x {float(per_chip.value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"  # type: ignore[arg-type]
+        return Fact(total, total, total, per_chip.evidence, f"peak of {chips} {ctx.name('accelerator', acc)} chips",
+                    derivation=deriv)
+    fact = statement_fact(claim, ctx, "peak_compute", ("org", "accelerator", "round"))
     chips = system_chips(ctx, claim.entities.system, rnd)
     if chips is None and acc and rnd:
         largest = ctx.official.largest_system(acc, rnd, claim.entities.org)
         chips = largest.accelerator_count if largest else None
-    per_chip = [s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
-                and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float))]
-    if chips and per_chip:
-        total = chips * float(per_chip[0].value)
-        deriv = f"{chips} chips x {float(per_chip[0].value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"
+    if chips and per_chip is not None:
+        total = chips * float(per_chip.value)  # type: ignore[arg-type]
+        deriv = f"{chips} chips x {float(per_chip.value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"  # type: ignore[arg-type]
         if fact is None:
-            return Fact(total, total, total, per_chip[0].evidence, f"peak of {chips} {acc} chips", derivation=deriv)
+            return Fact(total, total, total, per_chip.evidence, f"peak of {chips} {acc} chips", derivation=deriv)
         return replace(fact, derivation=deriv)
     return fact
 
@@ -186,8 +197,27 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
         said = _note_value(st.note, "scale")
         if scale and said and said != scale:
             continue
+        if st.metric == "peak_compute" and _other_size(claim, ctx, st):
+            continue  # a pod's peak is not that of a slice its sentence sizes otherwise
         out.append(st)
     return out
+
+
+def _known_size(ctx: ArticleContext, acc: str | None, chips: int) -> bool:
+    """A pod or a named machine of that chip has this many chips: its peak is stated, not derived."""
+    pods = {int(s.value) for s in ctx.official.statements if s.metric == "pod_chips"
+            and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float))}
+    machines = {e.attr("chips") for e in ctx.kb.entries["system"].values() if e.attr("accelerator") == acc}
+    return chips in pods or chips in machines
+
+
+def _other_size(claim: Claim, ctx: ArticleContext, st) -> bool:
+    stated = sentence_chips(claim, ctx)
+    if not stated:
+        return False
+    pods = {int(s.value) for s in ctx.official.statements if s.metric == "pod_chips" and isinstance(s.value, (int, float))
+            and set(s.entity_values("accelerator")) & set(st.entity_values("accelerator"))}
+    return bool(pods) and not stated & pods
 
 
 def _scale(claim: Claim, ctx: ArticleContext) -> str | None:

@@ -92,7 +92,7 @@ def readings(claim_reading: str | None, low: float | None, high: float | None, m
 
 def judge(claim_low: float | None, claim_high: float | None, value: float | str | None, unit: str, fact: Fact,
           kind: str, reading: str | None = None, maximum_cue: bool = False, half: float = 0.0,
-          magnitude: bool = False) -> Judgement:
+          magnitude: bool = False, emphatic: bool = False) -> Judgement:
     """Verdict of one claim against its deciding fact."""
     official = _interval_text(fact.low, fact.high, unit) if fact.low != fact.high else fmt(fact.value, unit)
     shown = f"{fact.label}: official {official}"
@@ -100,8 +100,8 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
         shown += f" ({fact.derivation})"
     if isinstance(value, str) or isinstance(fact.value, str):
         return _judge_date(str(value), str(fact.value), shown)
-    if maximum_cue and fact.maximum is None and fact.high is None and fact.low is not None and value is not None \
-            and kind != "ratio" and float(value) <= float(fact.low):
+    if maximum_cue and not emphatic and fact.maximum is None and fact.high is None and fact.low is not None \
+            and value is not None and kind != "ratio" and float(value) <= float(fact.low):
         # "up to 100 petaflops" against "more than 100": the most it reaches is above what is claimed
         return Judgement("contradicted", f"'Up to' states the maximum, but {shown}: more than {fmt(fact.low, unit)}, "
                          f"so not at most {fmt(value, unit)}.", WRONG_VALUE)
