@@ -261,7 +261,8 @@ class SentenceExtractor:
             # 八项中的六项; 六项中拿下四项 (a verb of winning or taking between the link and the part)
             linked = between.rstrip()
             for verb in lang.partitive_verbs:
-                if linked.endswith(verb) and any(linked[: -len(verb)].rstrip().endswith(k) for k in lang.partitive_links):
+                head = linked[: -len(verb)].rstrip()
+                if linked.endswith(verb) and any(head.endswith(k) for k in lang.partitive_links):
                     linked = linked[: -len(verb)].rstrip()
                     break
             near = any(linked.endswith(link) for link in lang.partitive_links) and not any(

@@ -46,7 +46,8 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     bound = _note_value(best.note, "bound")
     lo, hi = stated_interval(float(v), bound)
     # one figure stated: "up to X" repeats it only as X
-    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}", maximum=float(v) if bound in (None, "upper") else None)
+    top = float(v) if bound in (None, "upper") else None
+    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}", maximum=top)
 
 
 def stated_interval(v: float, bound: str | None) -> tuple[float | None, float | None]:
@@ -215,7 +216,8 @@ def _other_size(claim: Claim, ctx: ArticleContext, st) -> bool:
     stated = sentence_chips(claim, ctx)
     if not stated:
         return False
-    pods = {int(s.value) for s in ctx.official.statements if s.metric == "pod_chips" and isinstance(s.value, (int, float))
+    pods = {int(s.value) for s in ctx.official.statements
+            if s.metric == "pod_chips" and isinstance(s.value, (int, float))
             and set(s.entity_values("accelerator")) & set(st.entity_values("accelerator"))}
     return bool(pods) and not stated & pods
 
