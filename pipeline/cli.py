@@ -273,6 +273,15 @@ def evaluate(
         for name, v in fs.items():
             ftable.add_row(lang, name, "" if v["accuracy"] is None else f"{v['accuracy']:.3f}", str(v["n"]))
     out_console.print(ftable)
+    flags = figures["red_flags"]
+
+    def shown(v: float | int | None) -> str:
+        return "-" if v is None else f"{v:.3f}"
+
+    out_console.print(f"red flags: contradicted precision {shown(flags['contradicted_precision'])} "
+                      f"({flags['contradicted_n']} called contradicted), false-alarm rate "
+                      f"{shown(flags['false_alarm_rate'])}, discrepancy recall {shown(flags['discrepancy_recall'])}",
+                      highlight=False)
     for m in rep.misses[:misses]:
         out_console.print(f"[yellow]{m['type']:6}[/yellow] {m['doc']}: gold={m.get('gold')} pred={m.get('pred')}",
                           markup=True, highlight=False)

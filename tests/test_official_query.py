@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.errors import OfficialTableError
 from pipeline.official import OfficialResults, load_statements
+from pipeline.official.query import STATEMENT_FILES
 
 V06, V07, V10 = "training-v0.6", "training-v0.7", "training-v1.0"
 
@@ -150,10 +151,21 @@ def test_statements_on_file(official: OfficialResults, metric: str, entities: di
     assert all(s.source_url.startswith("https://") and s.evidence == (s.source_url,) for s in found)
 
 
-def test_statements_file_is_valid_and_every_row_has_a_source(official: OfficialResults):
-    df = pd.read_csv(Path(official.path) / "statements.csv", keep_default_na=False)
+def test_statements_files_are_valid_and_every_row_has_a_source(official: OfficialResults):
+    df = pd.concat([pd.read_csv(Path(official.path) / name, keep_default_na=False) for name in STATEMENT_FILES])
     assert df["id"].is_unique and len(df) == len(official.statements)
     assert (df["text"].str.len() > 20).all()
+    assert df["source_url"].str.match(r"https?://").all()
+
+
+def test_a_statement_id_given_in_two_files_is_refused(tmp_path: Path):
+    header = "id,metric,value,unit,entities,text,source_url,source_date,note\n"
+    row = "x,pod_chips,1024,count,org=google,A pod of the chip holds 1024 chips.,https://example.org,,\n"
+    for name in ("statements.csv", "specs.csv"):
+        (tmp_path / name).write_text(header + row, encoding="utf-8")
+    (tmp_path / "training-v0.7.csv").write_text((Path(OfficialResults().path) / "training-v0.7.csv").read_text())
+    with pytest.raises(OfficialTableError, match="two files"):
+        OfficialResults(tmp_path)
 
 
 @pytest.mark.parametrize(

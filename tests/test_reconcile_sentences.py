@@ -72,7 +72,7 @@ A_YEAR_AGO = ("At scale, the fastest NCF time from NVIDIA Corporation improved b
 def test_an_article_dated_in_a_round_reports_that_round():
     result = get_pipeline(Settings()).process(Article(doc="a.txt", text=A_YEAR_AGO, meta={"date": "2020-07-29"}))
     claim = next(c for c in result.claims if c.text == "a year")
-    assert claim.verdict == "supported" and "training-v0.6 results" in claim.explanation
+    assert claim.verdict == "supported" and "MLPerf Training v0.6 results" in claim.explanation
 
 
 def test_verdicts_do_not_depend_on_the_hash_seed():

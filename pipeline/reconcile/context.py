@@ -64,10 +64,7 @@ class ArticleContext:
 
     def name(self, etype: str, eid: str | None) -> str:
         """An entity as people write it: its first English name in the knowledge base, else its id."""
-        entry = self.kb.get(etype, eid) if eid else None
-        if entry is None:
-            return str(eid)
-        return next(iter(entry.aliases.get("en") or ()), str(eid))
+        return entity_name(self.kb, etype, eid) if eid else str(eid)
 
     def accelerators_of(self, org: str, rnd: str | None) -> list[str]:
         """The accelerators of that maker with results in the round (by any submitter)."""
@@ -188,22 +185,59 @@ def _word_positions(word: str, text: str) -> list[int]:
 
 
 def label_of(**parts: Any) -> str:
-    """A fact's label from its parts: chips as "N chips", an accelerator by its first English name in the
-    knowledge base, other ids as they are.  Flags (True/False) are notes for the resolver, not part of it."""
+    """What a fact is about, in words people read: "Google's ResNet-50 on 4,096 TPU v3 chips (JAX, MLPerf
+    Training v0.7)", from ids (org, acc or accelerator, system, benchmark, chips, fw or framework, round;
+    several rounds joined with '/').  Flags (True/False) are notes for the resolver, not part of it."""
     kb = load_kb()
-    out = []
-    for key, value in parts.items():
-        if value is None or value == () or isinstance(value, bool):
-            continue
-        if key == "chips":
-            out.append(f"{value} chips")
-        elif isinstance(value, (tuple, list)):
-            out.append("/".join(str(v) for v in value))
-        elif key in ("acc", "accelerator") and (entry := kb.get("accelerator", str(value))) is not None:
-            out.append(next(iter(entry.aliases.get("en") or ()), str(value)))
-        else:
-            out.append(str(value))
-    return ", ".join(out)
+    org = parts.get("org")
+    acc = parts.get("acc") or parts.get("accelerator")
+    system, bench, chips = parts.get("system"), parts.get("benchmark"), parts.get("chips")
+    fw = parts.get("fw") or parts.get("framework")
+    rnd = parts.get("round")
+    words = []
+    if org:
+        words.append(f"{entity_name(kb, 'org', org)}'s")
+    if bench:
+        words.append(entity_name(kb, "benchmark", bench))
+    acc_name = entity_name(kb, "accelerator", acc) if acc else ""
+    if chips:
+        counts = "/".join(f"{int(c):,}" for c in (chips if isinstance(chips, (tuple, list)) else (chips,)))
+        words.append(f"{'on ' if bench else ''}{counts} {acc_name + ' ' if acc_name else ''}chips")
+    elif system:
+        words.append(("on " if bench else "") + entity_name(kb, "system", system))
+    elif acc_name:
+        words.append(("on " if bench else "") + acc_name + ("" if bench else " systems"))
+    notes = [entity_name(kb, "framework", fw)] if fw and not isinstance(fw, bool) else []
+    if rnd:
+        notes.append(round_name(kb, str(rnd)))
+    if org and len(words) == 1:
+        words.append("systems")
+    text = " ".join(words) or "the systems"
+    fw_note = f" ({notes.pop(0)})" if fw and not isinstance(fw, bool) else ""
+    return text + fw_note + (f" in {notes[0]}" if notes else "")
+
+
+def entity_name(kb: KnowledgeBase, etype: str, eid: Any) -> str:
+    """An id as people write it: the first English name the knowledge base lists, else the id."""
+    entry = kb.get(etype, str(eid))
+    if entry is None:
+        return str(eid)
+    names = [*(entry.aliases.get("en") or ()), *(entry.cased.get("en") or ()), *(entry.aliases.get("zh") or ())]
+    return names[0] if names else str(eid)
+
+
+def names(kb: KnowledgeBase, etype: str, ids: Any) -> str:
+    """Several ids as people write them, joined: "ResNet-50, BERT-large"."""
+    return ", ".join(entity_name(kb, etype, i) for i in ids) or "none"
+
+
+def round_name(kb: KnowledgeBase, rounds: str) -> str:
+    """"training-v0.6/training-v0.7" -> "MLPerf Training v0.6/v0.7"."""
+    ids = [r for r in rounds.split("/") if r]
+    names = [entity_name(kb, "round", r) for r in ids]
+    if len(names) > 1 and all(n.startswith("MLPerf Training ") for n in names):
+        return "MLPerf Training " + "/".join(n[len("MLPerf Training "):] for n in names)
+    return "/".join(names)
 
 
 def system_chips(ctx: ArticleContext, system: str | None, rnd: str | None) -> int | None:
@@ -231,7 +265,7 @@ def sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
 
 def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
     lo, hi = r.published_interval_seconds or (r.seconds, r.seconds)
-    return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f": {r.published_minutes:.2f} min",
+    return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f" ({r.published_minutes:.2f} min)",
                 alternatives=alternatives)
 
 

@@ -12,7 +12,7 @@ from its official table.
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
-from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, round_of
+from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, names, round_name, round_of
 from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
 from pipeline.reconcile.sizes import _limit, _same_clause
 from pipeline.reconcile.verdicts import Fact
@@ -104,8 +104,8 @@ def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False) -> Fac
     if not leads.of_total:
         return None
     how = "the least chip-minutes" if per_chip else "the fastest time"
-    label = (f"benchmarks of {rnd} where {ctx.name('org', org)} has {how} (closed division): "
-             f"{', '.join(leads.benchmarks) or 'none'} of {leads.of_total}")
+    label = (f"the {round_name(ctx.kb, rnd)} benchmarks where {ctx.name('org', org)} has {how} in the closed "
+             f"division ({names(ctx.kb, 'benchmark', leads.benchmarks)}, of {leads.of_total})")
     # missing logs leave a win count open, but never above the benchmarks the company entered
     entered = len({r.benchmark for r in ctx.official.select(who=org, round=rnd)})
     beyond = claim.low is not None and claim.low > entered
@@ -129,7 +129,8 @@ def entries_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     closed = sorted({r.benchmark for r in rows if r.division == "closed"})
     every = sorted({r.benchmark for r in rows})
     lo, hi = sorted((len(closed), len(every)))
-    label = f"benchmarks {ctx.name('org', org)} entered in {rnd}: {', '.join(closed or every)}"
+    label = (f"the benchmarks {ctx.name('org', org)} entered in {round_name(ctx.kb, rnd)} "
+             f"({names(ctx.kb, 'benchmark', closed or every)})")
     if closed != every:
         label += f" (closed division; {len(every)} in all divisions)"
     return Fact(len(closed or every), lo, hi, tuple(r.record_id for r in rows[:8]), label)
@@ -147,14 +148,15 @@ def suite_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     areas = _areas(claim)
     if not areas:
         n = len(benches)
-        return Fact(n, n, n, (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+        return Fact(n, n, n, (rnd,),
+                    f"the benchmarks of {round_name(ctx.kb, rnd)} ({names(ctx.kb, 'benchmark', benches)})")
     counts = {}
     for area in areas:
         counts[area] = tuple(b for b in benches if area in (_area_of(ctx, b)))
     lo, hi = min(len(v) for v in counts.values()), max(len(v) for v in counts.values())
-    shown = "; ".join(f"{a}: {', '.join(v) or 'none'}" for a, v in counts.items())
+    shown = "; ".join(f"{a}: {names(ctx.kb, 'benchmark', v)}" for a, v in counts.items())
     value = len(next(iter(counts.values())))
-    return Fact(value, lo, hi, (rnd,), f"benchmarks of {rnd} by field ({shown})")
+    return Fact(value, lo, hi, (rnd,), f"the benchmarks of {round_name(ctx.kb, rnd)} by field ({shown})")
 
 
 def suite(ctx: ArticleContext, rnd: str) -> tuple[str, ...]:
@@ -177,7 +179,8 @@ def new_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     now, before = suite(ctx, rnd), set(suite(ctx, prev))
     new = [b for b in now if b not in before]
-    return Fact(len(new), len(new), len(new), (rnd, prev), f"benchmarks new in {rnd}: {', '.join(new) or 'none'}")
+    return Fact(len(new), len(new), len(new), (rnd, prev),
+                f"the benchmarks new in {round_name(ctx.kb, rnd)} ({names(ctx.kb, 'benchmark', new)})")
 
 
 def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -197,7 +200,8 @@ def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     names = sorted({r.system for r in rows})
     sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
     lo, hi = sorted((len(names), len(sizes) or len(names)))
-    label = (f"systems of {ctx.name('org', org) if org else ctx.name('accelerator', e.accelerator)} in {rnd}"
+    label = (f"the systems of {ctx.name('org', org) if org else ctx.name('accelerator', e.accelerator)} in "
+             f"{round_name(ctx.kb, rnd)}"
              f"{' on ' + e.benchmark if e.benchmark else ''}: {', '.join(names)} ({len(sizes)} sizes)")
     return Fact(len(names), lo, hi, tuple(r.record_id for r in rows[:8]), label)
 
@@ -213,9 +217,9 @@ def _nodes(claim: Claim, ctx: ArticleContext, org: str | None, product, rnd: str
     nodes = sorted({r.accelerator_count // per_node for r in rows})
     target = float(claim.value) if isinstance(claim.value, (int, float)) else nodes[-1]
     pick = min(nodes, key=lambda n: abs(n - target))
-    label = (f"{ctx.name('system', product.id)} nodes in {ctx.name('org', org) if org else 'the'} "
-             f"{rnd} systems{' on ' + claim.entities.benchmark if claim.entities.benchmark else ''}: "
-             f"{', '.join(map(str, nodes))}")
+    on = f" on {ctx.name('benchmark', claim.entities.benchmark)}" if claim.entities.benchmark else ""
+    label = (f"the {ctx.name('system', product.id)} nodes of {ctx.name('org', org) + chr(39) + 's' if org else 'the'} "
+             f"{round_name(ctx.kb, rnd)} systems{on} ({', '.join(map(str, nodes))})")
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick * per_node)[:6]
     return Fact(pick, pick, pick, evidence, label)
 
@@ -230,5 +234,6 @@ def submissions_of(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     closed = [r for r in rows if r.division == "closed"]
     lo, hi = sorted((len(closed), len(rows)))
-    label = f"results {ctx.name('org', org)} submitted to {rnd}: {len(closed)} closed, {len(rows)} in all"
+    label = (f"the results {ctx.name('org', org)} submitted to {round_name(ctx.kb, rnd)} ({len(closed)} in the closed "
+             f"division, {len(rows)} in all)")
     return Fact(len(closed or rows), lo, hi, tuple(r.record_id for r in rows[:8]), label)

@@ -44,12 +44,18 @@ def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
 
 def _size_of(side: dict, ctx: ArticleContext, bench: str | None = None) -> tuple[int, tuple[str, ...]] | None:
     chips = system_chips(ctx, side.get("system"), side.get("round"))
-    if chips:
-        return chips, ()  # a named machine or pod has its size
     acc = side.get("accelerator")
     if acc is None and side.get("system"):
         entry = ctx.kb.get("system", side["system"])
         acc = entry.attr("accelerator") if entry else None
+    if chips:
+        # a named machine or pod has its size: the results it ran, else the maker's statement of it
+        recs = tuple(r.record_id for r in ctx.official.select(who=side.get("org"), accelerator=acc,
+                                                               round=side.get("round"))
+                     if r.accelerator_count == chips)[:4]
+        stated = tuple(s.source_url for s in ctx.official.statements if s.metric == "pod_chips"
+                       and acc in s.entity_values("accelerator") and s.value == chips)
+        return chips, recs or stated[:1]
     if acc and side.get("round"):
         largest = ctx.official.largest_system(acc, side["round"], side.get("org"))
         if largest is not None:

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
-from pipeline.reconcile.context import ArticleContext, folded, has_cue, label_of, org_of, round_of, system_chips
+from pipeline.reconcile.context import (
+    ArticleContext,
+    folded,
+    has_cue,
+    label_of,
+    names,
+    org_of,
+    round_name,
+    round_of,
+    system_chips,
+)
 from pipeline.reconcile.statements import records_count, statement_fact
 from pipeline.reconcile.verdicts import Fact, overlaps
 from pipeline.records import Claim
@@ -28,7 +38,8 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         recs = [r.record_id for x in rounds for r in ctx.official.select(who=org, accelerator=acc, round=x)
                 if r.accelerator_count == size]
         if recs:
-            return Fact(size, size, size, tuple(recs[:6]), f"{e.system}: {size} {acc} chips in {', '.join(rounds)}",
+            return Fact(size, size, size, tuple(recs[:6]), f"{ctx.name('system', e.system)} ({size:,} "
+                        f"{ctx.name('accelerator', acc)} chips in {round_name(ctx.kb, '/'.join(rounds))})",
                         maximum=size)
     rows = [r for x in rounds for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=x,
                                                            benchmark=e.benchmark) if r.accelerator_count]
@@ -46,13 +57,16 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     top = sizes[-1]
     label = label_of(acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
     if claim.bound == "lower" or claim.bound == "upper":
-        pick = top if claim.bound == "lower" else sizes[0]
+        # "more than N" and "up to N" are about the largest system, "under N" about the smallest
+        maximum = claim.bound_cue and claim.bound_cue.lower() in {
+            m.lower() for m in load_language(claim.lang).cues.get("maximum", ())}
+        pick = top if claim.bound == "lower" or maximum else sizes[0]
     else:
         inside = [s for s in sizes if (claim.low is None or s >= claim.low) and (claim.high is None or s <= claim.high)]
         target = float(claim.value) if isinstance(claim.value, (int, float)) else top
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
-    return Fact(pick, pick, pick, evidence, f"{label}: system sizes {_sizes_text(sizes)}", maximum=top)
+    return Fact(pick, pick, pick, evidence, f"{label} (sizes {_sizes_text(sizes)})", maximum=top)
 
 
 def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None:
@@ -70,7 +84,7 @@ def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None
     if len(sizes) != 1:
         return None
     n = sizes[0]
-    label = f"the result of '{t.text}' ({fits[0].record_id}): {n} chips"
+    label = f"the result that took '{t.text}' ({n:,} chips)"
     return Fact(n, n, n, tuple(r.record_id for r in fits)[:6], label)
 
 
@@ -95,7 +109,8 @@ def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     target = float(claim.value) if isinstance(claim.value, (int, float)) else hosts[-1]
     pick = min(hosts, key=lambda h: abs(h - target)) if chips is None else hosts[-1]
     evidence = tuple(r.record_id for r in rows if r.host_count == pick)[:6]
-    return Fact(pick, pick, pick, evidence, label_of(acc=e.accelerator, org=e.org, chips=chips, round=rnd) + ": hosts")
+    return Fact(pick, pick, pick, evidence,
+                "the hosts of " + label_of(acc=e.accelerator, org=e.org, chips=chips, round=rnd))
 
 
 # -- ratios --------------------------------------------------------------------------------------
@@ -119,14 +134,17 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     benches = ctx.official.benchmarks(rnd)
     rest = _the_others(claim, ctx, rnd)
     if rest is not None:
-        return Fact(len(rest), len(rest), len(rest), (rnd,), f"the benchmarks of {rnd} other than those named "
+        return Fact(len(rest), len(rest), len(rest), (rnd,),
+                    f"the benchmarks of {round_name(ctx.kb, rnd)} other than those named "
                     f"before: {', '.join(rest)}")
     listed = ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     if isinstance(claim.value, (int, float)) and float(claim.value) < len(benches) and claim.of_total is None:
         if listed and len(listed) == claim.value:
-            return Fact(len(listed), len(listed), len(listed), (rnd,), f"the benchmarks named: {', '.join(listed)}")
+            return Fact(len(listed), len(listed), len(listed), (rnd,),
+                        f"the benchmarks named ({names(ctx.kb, 'benchmark', listed)})")
         return None  # "the other four benchmarks": a subset the sentence does not name
-    return Fact(len(benches), len(benches), len(benches), (rnd,), f"benchmarks of {rnd}: {', '.join(benches)}")
+    return Fact(len(benches), len(benches), len(benches), (rnd,),
+                f"the benchmarks of {round_name(ctx.kb, rnd)} ({names(ctx.kb, 'benchmark', benches)})")
 
 
 def _the_others(claim: Claim, ctx: ArticleContext, rnd: str) -> tuple[str, ...] | None:
@@ -192,7 +210,8 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if rnd is None or not has_cue(claim, "submit"):
         return None  # "dozens of server makers offer A100 servers" is not about the submitters
     orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
-    return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"submitters of {rnd}: {', '.join(orgs)}")
+    return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
+                f"({names(ctx.kb, 'org', orgs)})")
 
 
 def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -218,4 +237,5 @@ def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if len(required) != 1:
         return None
     n = required[0]
-    return Fact(n, n, n, (rnd,), f"runs required per result for {', '.join(listed)} in {rnd}")
+    return Fact(n, n, n, (rnd,), f"the runs required per result for {names(ctx.kb, 'benchmark', listed)} in "
+                f"{round_name(ctx.kb, rnd)}")

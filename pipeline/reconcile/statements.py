@@ -42,12 +42,12 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
         return None
     v = best.value
     if not isinstance(v, (int, float)):
-        return Fact(v, None, None, best.evidence, f"{best.id}: {best.text}")
+        return Fact(v, None, None, best.evidence, best.text, source="statement")
     bound = _note_value(best.note, "bound")
     lo, hi = stated_interval(float(v), bound)
     # one figure stated: "up to X" repeats it only as X
     top = float(v) if bound in (None, "upper") else None
-    return Fact(v, lo, hi, best.evidence, f"{best.id}: {best.text}", maximum=top)
+    return Fact(v, lo, hi, best.evidence, best.text, source="statement", maximum=top)
 
 
 def stated_interval(v: float, bound: str | None) -> tuple[float | None, float | None]:
@@ -125,7 +125,7 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
         if not keys and not has_cue(claim, "mlperf"):
             continue
         precision = len(claim.value)
-        return Fact(s.value[:precision], None, None, s.evidence, f"{s.id}: {s.text}")
+        return Fact(s.value[:precision], None, None, s.evidence, s.text, source="statement")
     rnd = claim.entities.round
     entry = ctx.kb.get("round", rnd) if rnd else None
     when = entry.attr("date") if entry else None
@@ -145,7 +145,7 @@ def pod_chips(claim: Claim, ctx: ArticleContext) -> Fact | None:
     for s in ctx.official.statements:
         if s.metric == "pod_chips" and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float)):
             v = float(s.value)
-            return Fact(v, v, v, s.evidence, f"{s.id}: {s.text}")
+            return Fact(v, v, v, s.evidence, s.text, source="statement")
     return None
 
 
@@ -272,4 +272,5 @@ def stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
     bound = _note_value(st.note, "bound")
     lo, hi = stated_interval(v, bound)
     # a claim repeats the one figure stated: "up to X" must be X
-    return Fact(v, lo, hi, st.evidence, f"{st.id}: {st.text}", maximum=v if bound in (None, "upper") else None)
+    top = v if bound in (None, "upper") else None
+    return Fact(v, lo, hi, st.evidence, st.text, source="statement", maximum=top)

@@ -12,6 +12,7 @@ from pipeline.reconcile.context import (
     has_cue,
     label_of,
     org_of,
+    round_name,
     round_of,
     seconds_fact,
     sentence_chips,
@@ -56,7 +57,8 @@ def fastest_result(claim: Claim, ctx: ArticleContext) -> Fact | None:
     except KeyError:  # a published time (a statement), to two decimals of a minute
         lo, hi = secs - 0.3, secs + 0.3
     who = f" by {ctx.name('org', e.org)}" if e.org else ""
-    label = f"the fastest {ctx.name('benchmark', e.benchmark)} time of {rnd}{who}: {secs / 60:.2f} min"
+    label = (f"the fastest {ctx.name('benchmark', e.benchmark)} time of {round_name(ctx.kb, rnd)}{who} "
+             f"({secs / 60:.2f} min)")
     return Fact(secs, lo, hi, (ev,), label)
 
 
@@ -148,7 +150,7 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
                 "system") and chips is not None and chips <= 16):
             continue
         v = float(st.value)  # seconds, published to two decimals of a minute
-        return Fact(v, v - 0.3, v + 0.3, st.evidence, f"{st.id}: {st.text}")
+        return Fact(v, v - 0.3, v + 0.3, st.evidence, st.text, source="statement")
     return None
 
 
@@ -182,7 +184,7 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
     slowest = ranked[-1]
     lo, hi = slowest.published_interval_seconds or (slowest.seconds, slowest.seconds)
     names = ", ".join(f"{r.benchmark} {r.published_minutes:.2f} min" for r in ranked)
-    label = label_of(org=org, round=rnd, chips=tuple(sorted(chips)) or None) + f": slowest of {names}"
+    label = f"the slowest of {names} by " + label_of(org=org, round=rnd, chips=tuple(sorted(chips)) or None)
     return Fact(slowest.seconds or 0.0, lo, hi, tuple(r.record_id for r in ranked), label)
 
 
@@ -230,7 +232,8 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
         other = ctx.kb.get("round", claim.entities.round)
         if other and other.attr("date"):
             start = _date_range(str(other.attr("date")))
-            label, evidence = f"from the {claim.entities.round} results ({other.attr('date')})", (claim.entities.round,)
+            label = f"from the {round_name(ctx.kb, claim.entities.round)} results ({other.attr('date')})"
+            evidence = (claim.entities.round,)
     if start is None:
         return None
     lo = (end[0] - start[1]).days * 86400.0
@@ -238,5 +241,5 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if hi <= 0:
         return None
     return Fact((lo + hi) / 2, max(lo, 0.0), hi, tuple(evidence) + (rnd,),
-                f"time {label} to the {rnd} results ({entry.attr('date')})",
+                f"the time {label} to the {round_name(ctx.kb, rnd)} results ({entry.attr('date')})",
                 derivation=f"{lo / 86400:.0f}-{hi / 86400:.0f} days")

@@ -42,6 +42,7 @@ class Fact:
     alternatives: tuple[tuple[str, str, float, float], ...] = field(default=())
     # False when results that could change the answer have no score (their logs are missing)
     complete: bool = True
+    source: str = "table"  # table (computed from the result logs) or statement (a sourced statement's words)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,8 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
           magnitude: bool = False, emphatic: bool = False) -> Judgement:
     """Verdict of one claim against its deciding fact."""
     official = _interval_text(fact.low, fact.high, unit) if fact.low != fact.high else fmt(fact.value, unit)
-    shown = f"{fact.label}: official {official}"
+    shown = (f"{fact.label.rstrip('.')} ({official})" if fact.source == "statement"
+             else f"the official figure for {fact.label} is {official}")
     if fact.derivation:
         shown += f" ({fact.derivation})"
     if isinstance(value, str) or isinstance(fact.value, str):
@@ -113,9 +115,9 @@ def judge(claim_low: float | None, claim_high: float | None, value: float | str 
             prim, sec = readings(reading, lo, hi, magnitude)
             return _ratio_judgement(prim, sec, top, top, shown + f"; the maximum is {fmt(top, 'x')}", fact)
         if lo - 1e-9 <= top <= hi + 1e-9:
-            return Judgement("supported", f"The maximum matches: {shown}; the largest is {fmt(top, unit)}.")
-        return Judgement("contradicted", f"'Up to' states the maximum, but {shown}; the largest is {fmt(top, unit)}, "
-                         f"not {fmt(value, unit)}.", _distortion(value, unit, fact, kind))
+            return Judgement("supported", f"The maximum matches: {shown}, and the largest is {fmt(top, unit)}.")
+        return Judgement("contradicted", f"'Up to' states the maximum, but {shown}, and the largest is "
+                         f"{fmt(top, unit)}, not {fmt(value, unit)}.", _distortion(value, unit, fact, kind))
     if kind == "ratio":
         prim, sec = readings(reading, claim_low, claim_high, magnitude)
         return _ratio_judgement(prim, sec, fact.low, fact.high, shown, fact)
@@ -130,14 +132,14 @@ def _judge_date(claimed: str, official: str, shown: str) -> Judgement:
     """Dates agree to the precision written; a one-day difference is a time zone (results published in
     California on the 29th are the 30th in Beijing)."""
     if claimed == official[: len(claimed)] or official == claimed[: len(official)]:
-        return Judgement("supported", f"Matches {shown}.")
+        return Judgement("supported", f"It matches: {shown}.")
     try:
         a, b = dt.date.fromisoformat(claimed), dt.date.fromisoformat(official[:10])
     except ValueError:
         a = b = None
     if a and b and abs((a - b).days) == 1:
-        return Judgement("supported", f"One day from {shown}: the same moment in another time zone.")
-    return Judgement("contradicted", f"Does not match {shown}.", WRONG_VALUE)
+        return Judgement("supported", f"It is one day off, the same moment in another time zone: {shown}.")
+    return Judgement("contradicted", f"It does not match: {shown}.", WRONG_VALUE)
 
 
 def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) -> Judgement:

@@ -110,6 +110,28 @@ def compared_text(compared: Any) -> str:
     return str(compared)
 
 
+def frame_text(frame: Any) -> str:
+    """The frame a verdict was reached in: how it was read, its entities and where their words are."""
+    if not isinstance(frame, dict):
+        return ""
+    found = frame.get("found") or {}
+    parts = [f"{k}: {frame[k]}" + (f" ({found[k]})" if found.get(k) else "") for k in ENTITY_KEYS if frame.get(k)]
+    metric = f"; {str(frame['metric']).replace('_', ' ')}" if frame.get("metric") else ""
+    return f"{frame.get('reading') or ''} — {', '.join(parts) or 'no entity'}{metric}"
+
+
+def readings_text(alternatives: Any) -> str:
+    """The other readings weighed, each with its verdict and official figure."""
+    if not isinstance(alternatives, list) or not alternatives:
+        return ""
+    out = []
+    for a in alternatives[:8]:
+        if isinstance(a, dict):
+            official = a.get("official")
+            out.append(f"{a.get('reading')}: {a.get('verdict')}" + ("" if official is None else f" (official {official})"))
+    return "; ".join(out)
+
+
 def reading_text(claim: dict[str, Any]) -> str:
     reading = claim.get("ratio_reading")
     if not reading:
@@ -143,6 +165,8 @@ def display(claim: dict[str, Any]) -> dict[str, str]:
         "bound": bound_text(claim),
         "entities": entities_text(claim.get("entities")),
         "compared_to": compared_text(claim.get("compared_to")),
+        "frame": frame_text(claim.get("frame")),
+        "readings": readings_text(claim.get("alternatives")),
         "verdict": VERDICT_LABELS.get(claim.get("verdict") or "", str(claim.get("verdict"))),
         "distortion": (claim.get("distortion") or "").replace("_", " "),
     }

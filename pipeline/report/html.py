@@ -24,6 +24,7 @@ from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
 
 TEMPLATES = Path(__file__).parent / "templates"
+NOT_ON_PAGE = ("frame", "alternatives")
 # JSON inside <script>: these characters could end the element or open a comment; U+2028/9 break old parsers.
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -78,10 +79,12 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     article range and the links (index, prev, next), and `doc_pages` maps every article to its part's file
     name, so that a conflict's claim in another part links there."""
     js = inline_asset("report.js.j2")
+    # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
+    claims = [{k: v for k, v in c.items() if k not in NOT_ON_PAGE} for c in report.claims]
     try:
-        data_json = script_json({"claims": report.claims})
+        data_json = script_json({"claims": claims})
     except ValueError:  # a NaN or infinity somewhere: the slow walk that replaces them
-        data_json = script_json({"claims": _clean(report.claims)})
+        data_json = script_json({"claims": _clean(claims)})
     return template_env().get_template("report.html.j2").render(
         summary=report.summary,
         conflicts=report.conflicts,

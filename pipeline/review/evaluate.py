@@ -97,9 +97,24 @@ class Report:
     kind_claim: dict[str, Counts] = field(default_factory=lambda: defaultdict(Counts))
     misses: list[dict[str, Any]] = field(default_factory=list)
     docs: int = 0
+    # red flags: claims called contradicted, and how many the gold calls contradicted; true claims (gold
+    # supported or unverifiable) and how many were called contradicted; real discrepancies (gold
+    # contradicted or ambiguous) and how many were flagged either way
+    flags: list[int] = field(default_factory=lambda: [0, 0])
+    false_alarms: list[int] = field(default_factory=lambda: [0, 0])
+    discrepancies: list[int] = field(default_factory=lambda: [0, 0])
+
+    def red_flags(self) -> dict[str, float | int | None]:
+        """contradicted precision, false-alarm rate and discrepancy recall (../shared/devset's scorer's)."""
+        def share(hit: int, n: int) -> float | None:
+            return round(hit / n, 4) if n else None
+
+        return {"contradicted_precision": share(self.flags[1], self.flags[0]), "contradicted_n": self.flags[0],
+                "false_alarm_rate": share(self.false_alarms[1], self.false_alarms[0]),
+                "discrepancy_recall": share(self.discrepancies[1], self.discrepancies[0])}
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"docs": self.docs, "span": {}, "claim": {}, "fields": {}}
+        out: dict[str, Any] = {"docs": self.docs, "span": {}, "claim": {}, "fields": {}, "red_flags": self.red_flags()}
         for name, table in (("span", self.span), ("claim", self.claim)):
             for lang, c in sorted(table.items()):
                 p, r, f = c.prf()
@@ -146,6 +161,7 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
                     claim_t[key].fn += 1
             if not full_match(p, g):
                 rep.misses.append({"type": "wrong", "doc": doc, "gold": _brief(g), "pred": _brief(p)})
+            _count_flags(rep, p.get("verdict"), g.get("verdict"))
             for fname in ("value", "unit", "bound", "kind", "counted", "ratio_reading", "of_total", "verdict",
                           "metric"):
                 if fname in g and (fname != "verdict" or g.get(fname)):
@@ -177,6 +193,18 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
                     claim_t[key].fn += 1
                 rep.misses.append({"type": "missed", "doc": doc, "gold": _brief(g)})
     return rep
+
+
+def _count_flags(rep: Report, said: str | None, gold: str | None) -> None:
+    if said == "contradicted":
+        rep.flags[0] += 1
+        rep.flags[1] += gold == "contradicted"
+    if gold in ("supported", "unverifiable", "out_of_scope"):
+        rep.false_alarms[0] += 1
+        rep.false_alarms[1] += said == "contradicted"
+    elif gold in ("contradicted", "ambiguous"):
+        rep.discrepancies[0] += 1
+        rep.discrepancies[1] += said in ("contradicted", "ambiguous")
 
 
 def _brief(c: dict) -> dict[str, Any]:

@@ -1,0 +1,191 @@
+"""The verdict policy on invented sentences, one table per kind of reasoning (docs/CONTRACT.md, "What a
+claim is about"): which round, about whom, what is counted, what kind of quantity, whether it is a result
+at all, and the other readings a careful editor weighs before calling a figure wrong.
+
+Each row: (article text, metadata, claim text, verdict, official figure or None).  The official figures
+come from the shipped tables (corpora/official) and statements."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.records import Article
+from pipeline.run.process import get_pipeline
+from pipeline.settings import Settings
+
+V05, V06, V07, V10 = ({"round": f"training-v{v}"} for v in ("0.5", "0.6", "0.7", "1.0"))
+
+
+def _claim(text: str, meta: dict, claim_text: str):
+    result = get_pipeline(Settings()).process(Article(doc="case.txt", text=text, meta=meta))
+    hits = [c for c in result.claims if c.text == claim_text]
+    assert hits, [c.text for c in result.claims]
+    return hits[0]
+
+
+def _check(text, meta, claim_text, verdict, official):
+    c = _claim(text, meta, claim_text)
+    assert c.verdict == verdict, c.explanation
+    if official is not None:
+        assert c.official == pytest.approx(official, rel=2e-3), c.explanation
+
+
+# -- which round ------------------------------------------------------------------------------------
+ROUNDS = [
+    # a round named at the start of the sentence is the time of what follows
+    ("In the first MLPerf round, Google's best ResNet-50 run on TPU v3 took 1.28 minutes.", V07,
+     "1.28 minutes", "contradicted", 424.5),
+    ("早在首轮比赛中，谷歌用 TPU v3 训练 ResNet-50 的最好成绩就是 7.08 分钟。", V07, "7.08 分钟", "supported", 424.5),
+    # "from X to Y": the earlier side keeps the round it names, the later side is the article's
+    ("提交成绩的机构从首轮的 3 家增加到今年的 9 家。", V07, "3 家", "supported", 3),
+    ("提交成绩的机构从首轮的 3 家增加到今年的 9 家。", V07, "9 家", "supported", 9),
+    # a sentence that looks back offers the round before as a reading
+    ("A year earlier, Google's TPU v3 Pod trained ResNet-50 in 1.28 minutes.", V07, "1.28 minutes", "supported",
+     76.9),
+    # a ratio against last year is now against then: its own round is the article's
+    ("The best Transformer time this year is more than three times faster than the year before.", V07,
+     "more than three times", "supported", 3.29),
+    ("Transformer 的最快成绩比去年快了五倍。", V07, "快了五倍", "contradicted", 3.29),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", ROUNDS, ids=[r[2] for r in ROUNDS])
+def test_which_round(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- about whom -------------------------------------------------------------------------------------
+WHOM = [
+    # a contrasting clause keeps its own subject
+    ("The systems all used TPU v4 chips. On BERT, 256 chips took 1.82 minutes, while the fastest commercial "
+     "system needed 0.81 minutes on 2,048 Nvidia accelerators.", V07, "256 chips", "supported", 256),
+    ("谷歌的 TPU v4 只用了 64 块芯片，而英伟达的系统用了 2048 块 A100。", V07, "64 块芯片", "supported", 64),
+    # each name goes with the figure after it
+    ("On a single DGX A100, BERT needed 49.01 minutes and DLRM 3.33 minutes.", V07, "3.33 minutes", "supported",
+     199.9),
+    # an aside with claims of its own keeps its names
+    ("Mask R-CNN went from 18.47 minutes (Nvidia, 192 V100 GPUs) to 8.13 minutes this year.", V07, "8.13 minutes",
+     "supported", 487.8),
+    # an appositive count describes the name right before it
+    ("The new machine dwarfs the Cloud TPU v3 Pod, a 1,024-chip system that won three categories last year.",
+     V07, "1,024-chip", "supported", 1024),
+    # independent clauses keep their names
+    ("研究类别中，256 颗 TPU v3 训练 ResNet-50 用了 7.08 分钟；TPU v2 Pod 同样是 256 颗芯片，用了 11.25 分钟。", V05,
+     "11.25 分钟", "supported", 675.0),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", WHOM, ids=[r[2] for r in WHOM])
+def test_about_whom(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- what is counted --------------------------------------------------------------------------------
+COUNTED = [
+    # entered, not won
+    ("Nvidia submitted results in all eight benchmarks of the round.", V10, "eight benchmarks", "supported", 8),
+    ("英特尔只在六项中的一项提交了成绩。", V06, "六项中的一项提交", "supported", 1),
+    # won at scale: the fastest time in each benchmark
+    ("英伟达则拿下三项大规模第一。", V06, "三项", "unverifiable", None),  # NVIDIA's MiniGo logs are missing
+    ("In the cluster category Inspur took first place in 4 benchmarks.", V10, "4 benchmarks", "contradicted", 0),
+    # a company's own count of its records
+    ("Google says its TPU v4 pods topped four of the six benchmarks it entered.", V10, "four of the six benchmarks",
+     "supported", 4),
+    # the suite, by field
+    ("The round had three vision benchmarks and one recommender.", V07, "three vision benchmarks", "supported", 3),
+    ("这一轮共有八项基准，其中新增两项。", V10, "八项基准", "supported", 8),
+    ("这一轮共有八项基准，其中新增两项。", V10, "两项", "supported", 2),
+    # a partitive of a whole set checks the set
+    ("DLRM is one of two benchmarks added this year.", V07, "one of two benchmarks", "supported", 2),
+    # systems and nodes
+    ("Graphcore tested 4 different system configurations.", V10, "4 different system", "supported", 4),
+    ("DLRM finished in 0.99 minutes on 14 DGX A100 systems.", V10, "14 DGX A100 systems", "supported", 14),
+    ("Graphcore submitted only 4 results.", V10, "4 results", "supported", 4),
+    # a count that exceeds the benchmarks entered is wrong even when some logs are missing
+    ("Nvidia said it led all seven benchmarks of the first round.", V05, "seven benchmarks", "contradicted", None),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", COUNTED, ids=[r[2] for r in COUNTED])
+def test_what_is_counted(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- not a result ---------------------------------------------------------------------------------
+NOT_RESULTS = [
+    ("A newcomer would need a farm of a thousand chips to compete at this scale.", V06, "a thousand chips",
+     "unverifiable", None),
+    ("如果要在一千颗芯片上复现这一成绩，还需要半年时间。", V06, "一千颗芯片", "unverifiable", None),
+    ("Analysts estimated that a rival cluster of 2,000 GPUs will appear next year.", V07, "2,000 GPUs",
+     "unverifiable", None),
+    ("业内人士认为，搭建上千颗芯片的集群成本极高。", V06, "上千颗芯片", "unverifiable", None),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", NOT_RESULTS, ids=[r[2] for r in NOT_RESULTS])
+def test_figures_that_are_no_results(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- specs and what vendors said ------------------------------------------------------------------
+SPECS = [
+    # a pod is a product with a size of its own, not a system that ran
+    ("A TPU v4 pod joins 4096 of the chips into one machine.", V10, "4096 of the chips", "supported", 4096),
+    ("一个完整的 TPU v4 Pod 由 4096 块芯片组成；今年谷歌最多动用了 4096 块 TPU v4。", V10, "最多动用了 4096 块 TPU",
+     "contradicted", 3456),
+    # the peak of a slice the sentence sizes is chips x the chip's peak
+    ("Its largest entry ran on 3,456 TPU v4 chips with a peak of 1.1 exaflops.", V10, "1.1 exaflops",
+     "contradicted", 9.504e17),
+    ("The fourth-generation chip offers more than double the TFLOPS of its predecessor.", V07, "more than double",
+     "supported", 2.236),
+    ("Cloud TPU v3 Pods offer up to 100 petaflops.", V07, "up to 100 petaflops", "contradicted", None),
+    # a vendor's own ratio the tables cannot give, read under the contract's readings
+    ("NVIDIA says its at-scale results improved by up to 3.5x over the previous round.", V10, "up to 3.5x",
+     "supported", 3.5),
+    ("英伟达表示，与上一轮相比，大规模训练成绩提升了3.5倍。", V10, "提升了3.5倍", "ambiguous", 3.5),
+    ("MLCommons said the best results improved by up to 3.5x over the previous round.", V10, "up to 3.5x",
+     "contradicted", 2.1),
+    # a figure restated in other words is checked against itself
+    ("A TFLOP is one trillion floating-point operations per second, one TFLOP being 1 trillion "
+     "floating-point operations per second.", V07, "one TFLOP", "supported", None),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", SPECS, ids=[r[2] for r in SPECS])
+def test_specs_and_statements(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- one machine, the fastest result, two times of one sentence --------------------------------------
+RESULTS = [
+    ("单台 DGX A100 训练 BERT 只需 3.37 分钟。", V10, "3.37 分钟", "contradicted", 1301.6),
+    ("On one DGX A100 with eight GPUs, DLRM trained in 1.96 minutes.", V10, "1.96 minutes", "supported", 117.6),
+    ("首轮比赛中 ResNet-50 的最快成绩为 6.24 分钟。", V07, "6.24 分钟", "supported", 374.5),
+    ("SSD trained in 0.48 minutes on 1,024 GPUs this year, more than twice as fast as the 0.82 minutes Nvidia "
+     "posted last year.", V10, "more than twice", "contradicted", 1.695),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", RESULTS, ids=[r[2] for r in RESULTS])
+def test_results_read_closely(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- the policy itself -----------------------------------------------------------------------------
+def test_a_claim_whose_subject_is_open_is_never_contradicted():
+    """Two companies in one sentence and a count that fits neither: the words do not say whose."""
+    c = _claim("Google and Nvidia both trained some benchmarks at scale on 3000 chips.", V07, "3000 chips")
+    assert c.verdict != "contradicted", c.explanation
+
+
+def test_an_unverifiable_claim_names_its_readings():
+    c = _claim("As in the inaugural round, Intel entered just one of the six benchmarks.", V06,
+               "one of the six benchmarks")
+    assert c.verdict == "supported" or ("read" in c.explanation.lower() and c.verdict == "unverifiable")
+
+
+def test_every_verdict_records_its_frame_and_the_readings_weighed():
+    c = _claim("谷歌最多动用了 4096 块 TPU v4。", V10, "最多动用了 4096 块 TPU")
+    assert c.frame and c.frame["round"] == "training-v1.0" and c.frame["metric"] == "chip_count"
+    assert c.frame["found"]["accelerator"] == "clause"
+    assert all({"reading", "verdict", "official"} <= set(a) for a in c.alternatives)
