@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -78,7 +78,7 @@ class Entities:
     framework: str | None = None
 
     def as_dict(self) -> dict[str, str | None]:
-        return asdict(self)
+        return {t: getattr(self, t) for t in ENTITY_TYPES}  # dataclasses.asdict deep-copies: slow
 
 
 @dataclass(frozen=True)

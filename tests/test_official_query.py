@@ -95,6 +95,26 @@ def test_benchmarks_led_in_v07(
     assert len(leads.evidence) == of_total
 
 
+@pytest.mark.parametrize(
+    ("who", "count", "benchmarks"),
+    [
+        # Inspur's v1.0 release: four of the eight single-node benchmarks, NVIDIA and Nettrix two each
+        ("inspur", 4, ("bert", "dlrm", "resnet", "ssd")),
+        ("nvidia", 2, ("minigo", "rnnt")),
+        ("nettrix", 2, ("maskrcnn", "unet3d")),
+    ],
+)
+def test_single_node_leads_in_v10(official: OfficialResults, who: str, count: int, benchmarks: tuple):
+    leads = official.leads(who, V10, single_node=True)
+    assert (leads.count, leads.benchmarks, leads.of_total) == (count, benchmarks, 8)
+
+
+def test_missing_logs_bound_a_lead_count(official: OfficialResults):
+    # NVIDIA's largest v0.7 runs lack logs: Google's six leads could be as few as three
+    assert official.leads("google", V07).possible == (3, 6)
+    assert official.leads("nvidia", V07).possible == (2, 5)
+
+
 def test_fastest_and_per_chip(official: OfficialResults):
     assert official.benchmarks(V07) == ("bert", "dlrm", "gnmt", "maskrcnn", "minigo", "resnet", "ssd", "transformer")
     fastest = official.fastest("transformer", V07)

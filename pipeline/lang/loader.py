@@ -45,8 +45,9 @@ SCHEMA: dict[str, set[str] | None] = {
               "past", "definition", "likeness"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "fastest", "single", "emphatic", "wins", "at_scale",
-             "per_chip", "new", "systems_of", "area_vision", "area_detection", "area_language", "area_nlp",
-             "area_translation", "area_speech", "area_medical", "area_recommendation", "area_reinforcement"},
+             "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
+             "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
+             "area_reinforcement"},
     "sentences": {"terminators", "closers"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}

@@ -59,6 +59,7 @@ class _Sent:
     claims: list[frames.Span] = field(default_factory=list)  # the spans of the sentence's claims
     kinds: dict[frames.Span, str] = field(default_factory=dict)  # the kind of each of those claims
     segments: list[frames.Span] = field(default_factory=list)  # independent clauses (semicolons)
+    _contrast: list[frames.Span] | None = None
     block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
@@ -80,6 +81,8 @@ class _Sent:
     def separated(self, m: Mention | Cue, claim: Claim) -> bool:
         """`m` is in another independent clause (set off by a semicolon) that holds claims of its own:
         "256 颗 TPU v3 训练 ResNet-50 用了 7.08 分钟；TPU v2 Pod 用了 11.25 分钟" (the v2's time is not v3's)."""
+        if not self.segments:
+            return False
         seg = frames.span_of(self.segments, m.start)
         return seg is not None and not (seg[0] <= claim.start < seg[1]) and self._holds_claims(seg, claim)
 
@@ -87,10 +90,18 @@ class _Sent:
         """`m` is written in another clause than the claim's, one that sets another subject against the
         rest of the sentence ("…, while the top commercial system needed 0.76 minutes using 1840 Nvidia
         accelerators") and holds claims of its own: what it names is theirs."""
-        clause = frames.span_of(self.clauses, m.start)
-        if clause is None or clause[0] <= claim.start < clause[1] or not self._holds_claims(clause, claim):
+        if not self.contrast_clauses:
             return False
-        return any("contrast" in c.keys and frames.inside(c, clause) for c in self.cues)
+        clause = frames.span_of(self.contrast_clauses, m.start)
+        return clause is not None and not clause[0] <= claim.start < clause[1] and self._holds_claims(clause, claim)
+
+    @property
+    def contrast_clauses(self) -> list[frames.Span]:
+        """The clauses that hold a contrast word (computed once)."""
+        if self._contrast is None:
+            words = [c for c in self.cues if "contrast" in c.keys]
+            self._contrast = [cl for cl in self.clauses if any(frames.inside(c, cl) for c in words)] if words else []
+        return self._contrast
 
     def aside_of_others(self, m: Mention | Cue, claim: Claim) -> bool:
         """`m` is inside a bracketed aside that holds claims of its own and not this claim ("went from 18.47
@@ -133,7 +144,8 @@ class _Article:
             spans = frames.clauses(s.text, s.start, self.rules.clause_delimiters, self.rules.clause_continuations)
             self.sents[s.index] = _Sent(s, mentions, list(a.cues), spans,
                                         asides=frames.asides(s.text, s.start, self._brackets(s.text)),
-                                        segments=frames.clauses(s.text, s.start, self.rules.segment_delimiters))
+                                        segments=frames.clauses(s.text, s.start, self.rules.segment_delimiters)
+                                        if any(d in s.text for d in self.rules.segment_delimiters) else [])
             self.order.append(s.index)
         self._blocks()
         self.round = self._article_round(meta, claims)
@@ -350,11 +362,15 @@ class _Article:
         baseline (of another claim's comparison), or in a contrasting clause with claims of its own, are
         no rivals."""
         out: dict[str, tuple[int, tuple[str, ...]]] = {}
+        by_type: dict[str, list[Mention]] = {}
+        for m in ok:
+            if m.id and m.how != "date":
+                by_type.setdefault(m.type, []).append(m)
         for t in ENTITY_TYPES:
             if t in ignore:
                 continue
             rivals = tuple(dict.fromkeys(
-                m.id for m in ok if m.type == t and m.id and m.id != values.get(t) and m.how != "date"
+                m.id for m in by_type.get(t, ()) if m.id != values.get(t)
                 and (st.in_region(m) is None) == (region is None) and not st.contrasted(m, claim)
                 and not st.foreign(m, claim) and st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))))
             level = levels.get(t, 9) if values.get(t) else 9

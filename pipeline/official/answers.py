@@ -119,6 +119,13 @@ class Leads:
     def evidence(self) -> tuple[str, ...]:
         return tuple(rid for _, rid in self.leaders)
 
+    @property
+    def possible(self) -> tuple[int, int]:
+        """The counts the missing logs leave possible: each uncertain benchmark it leads may be lost, each
+        uncertain one it does not lead may be won."""
+        lost = sum(b in self.benchmarks for b in self.uncertain)
+        return self.count - lost, self.count + len(self.uncertain) - lost
+
 
 @dataclass(frozen=True)
 class CountUnder:

@@ -96,7 +96,9 @@ def render_readme(build: OfficialBuild, src: dict[str, tuple[str, str, str]], to
         lines.append(f"| {rnd} | {len(part)} | {scored} | {len(part) - scored} |")
     lines += [
         "",
-        "Primary-source statements (company and MLCommons announcements) are in `statements.csv`;",
+        "Statements from primary sources are in `statements.csv` (company and MLCommons announcements),",
+        "`vendor_statements.csv` (submitters' own pages and releases), `round_facts.csv` (each round's",
+        "benchmarks, quality targets and participants) and `specs.csv` (hardware specifications);",
         "see `STATEMENTS.md`.",
         "",
     ]

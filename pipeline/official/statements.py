@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from pipeline.errors import OfficialTableError
@@ -33,7 +34,11 @@ class Statement:
     note: str
 
     def entity_values(self, key: str) -> tuple[str, ...]:
-        return dict(self.entities).get(key, ())
+        return self._entity_map.get(key, ())
+
+    @cached_property
+    def _entity_map(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.entities)
 
     @property
     def evidence(self) -> tuple[str, ...]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+import ahocorasick
 
 from pipeline.lang.loader import load_language
 from pipeline.link.kb import KnowledgeBase, fold, load_kb
@@ -32,7 +35,13 @@ class ArticleContext:
     round_mentions: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # (offset, id)
 
     def siblings(self, claim: Claim) -> list[Claim]:
-        return [c for c in self.claims if c.sentence_index == claim.sentence_index and c is not claim]
+        by = self.__dict__.get("_by_sentence")
+        if by is None:
+            by = self.__dict__["_by_sentence"] = {}
+            for c in self.claims:
+                by.setdefault(c.sentence_index, []).append(c)
+        # by span, not identity: a resolver may ask about a copy of the claim (another metric or reading)
+        return [c for c in by.get(claim.sentence_index, ()) if (c.start, c.end) != (claim.start, claim.end)]
 
     def earlier(self, claim: Claim, window: int = 3) -> list[Claim]:
         return [c for c in self.claims if claim.sentence_index - window <= c.sentence_index < claim.sentence_index]
@@ -40,6 +49,12 @@ class ArticleContext:
     def paragraph_rounds(self, claim: Claim) -> tuple[str, ...]:
         """Rounds named in the claim's paragraph outside its sentence, nearest sentence first (ids the
         recognizer finds: names and aliases, not relative words)."""
+        memo = self.__dict__.setdefault("_paragraph_rounds_memo", {})
+        if claim.sentence_index not in memo:
+            memo[claim.sentence_index] = self._paragraph_rounds(claim)
+        return memo[claim.sentence_index]
+
+    def _paragraph_rounds(self, claim: Claim) -> tuple[str, ...]:
         para = self.paragraph.get(claim.sentence_index)
         if para is None:
             return ()
@@ -56,9 +71,9 @@ class ArticleContext:
         for pos, rid in self.round_mentions.get(claim.sentence_index, ()):
             p = pos - claim.sentence_start
             if rid == claim.entities.round and 0 <= p < rel:
-                before = text[:p]
-                compared = any(("cmp:open" in keys or "cmp:paired_open" in keys) and _word_positions(f.lower(), before)
-                               for f, keys in self.kb.linking.cues.items())
+                opener = _linking_regex("cmp:open")
+                paired = _linking_regex("cmp:paired_open")
+                compared = any(rx is not None and rx.search(text, 0, p) for rx in (opener, paired))
                 return not compared and not has_cue(claim, "likeness", section="scope", before_claim=True)
         return False
 
@@ -78,14 +93,18 @@ def round_of(claim: Claim, ctx: ArticleContext) -> str | None:
 
 def clause_span(claim: Claim, ctx: ArticleContext | None = None) -> tuple[int, int]:
     """The claim's clause as offsets into its sentence (the linker's clause delimiters)."""
-    kb = ctx.kb if ctx is not None else load_kb()
-    text, rel = claim.sentence, claim.start - claim.sentence_start
+    return _clause_span(claim.sentence, claim.start - claim.sentence_start, len(claim.text))
+
+
+@lru_cache(maxsize=8192)
+def _clause_span(text: str, rel: int, length: int) -> tuple[int, int]:
+    kb = load_kb()
     start, end = 0, len(text)
     for d in kb.linking.clause_delimiters:
         i = text.rfind(d, 0, max(rel, 0))
         if i >= 0:
             start = max(start, i + len(d))
-        j = text.find(d, max(rel, 0) + len(claim.text))
+        j = text.find(d, max(rel, 0) + length)
         if j >= 0:
             end = min(end, j)
     return start, end
@@ -95,10 +114,17 @@ def sentence_before(claim: Claim, ctx: ArticleContext, what: str, whole: bool = 
     """Whether the claim's sentence, before the claim (or anywhere, `whole`), holds a linking phrase of
     this kind (relative_previous: 上届 / last year's round; relative_current: 本轮 / this round)."""
     keys = {"relative_previous": "relative:round:previous", "relative_current": "relative:round:current"}
-    want = keys[what]
+    rx = _linking_regex(keys[what])
     text = folded(claim.sentence)
-    low = text if whole else text[:max(0, claim.start - claim.sentence_start)]
-    return any(want in cues and _word_positions(form.lower(), low) for form, cues in ctx.kb.linking.cues.items())
+    end = len(text) if whole else max(0, claim.start - claim.sentence_start)
+    return rx is not None and rx.search(text, 0, end) is not None
+
+
+@lru_cache(maxsize=64)
+def _linking_regex(key: str) -> re.Pattern[str] | None:
+    """One pattern for the linking phrases that carry a cue key (as words; see _words_regex)."""
+    forms = sorted({f.lower() for f, keys in load_kb().linking.cues.items() if key in keys}, key=len, reverse=True)
+    return _words_regex(forms)
 
 
 def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
@@ -122,11 +148,9 @@ def has_cue(claim: Claim, key: str, section: str = "cues", *, clause: bool = Fal
 def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
                  before_claim: bool = False, others: tuple[Claim, ...] | None = None) -> int | None:
     """How many characters from the claim the nearest such word is (None: there is none)."""
-    lang = load_language(claim.lang)
-    words = (lang.cues if section == "cues" else lang.scope).get(key, ())
-    if not words:
+    hits = _cue_hits(claim.sentence, claim.lang, section, key)
+    if not hits:
         return None
-    text = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     spans: list[tuple[int, int]]
     if clause:
@@ -134,18 +158,73 @@ def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool 
     elif before_claim:
         spans = [(0, max(0, rel))]
     elif others is not None:
-        spans = [s for s in clause_spans(claim) if s[0] <= rel < s[1] or not any(
+        spans = [s for s in _clauses(claim.sentence) if s[0] <= rel < s[1] or not any(
             s[0] <= o.start - claim.sentence_start < s[1] for o in others if o is not claim)]
     else:
-        spans = [(0, len(text))]
+        spans = [(0, len(claim.sentence))]
     best: int | None = None
+    end = rel + len(claim.text)
     for a, b in spans:
-        part = text[a:b]
-        for w in words:
-            for i in _word_positions(w.lower(), part):
-                d = max(0, a + i - (rel + len(claim.text)), rel - (a + i + len(w)))
+        for hs, he in hits:
+            if a <= hs and he <= b:
+                d = max(0, hs - end, rel - he)
                 best = d if best is None else min(best, d)
     return best
+
+
+def _cue_hits(sentence: str, lang: str, section: str, key: str) -> tuple[tuple[int, int], ...]:
+    """Where a lexicon list's words stand in a sentence."""
+    return _sentence_hits(sentence, lang).get((section, key), ())
+
+
+@lru_cache(maxsize=4096)
+def _sentence_hits(sentence: str, lang: str) -> dict[tuple[str, str], tuple[tuple[int, int], ...]]:
+    """Every word of the language's cue and scope lists in a sentence, found in one pass (Aho-Corasick):
+    (section, key) -> spans.  A Latin word must not start or end inside a longer word ("if" is not in
+    "different")."""
+    text = folded(sentence)
+    found: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for last, (word, keys) in _automaton(lang).iter(text):
+        start, end = last - len(word) + 1, last + 1
+        latin = word[:1].isascii()
+        if latin and word[:1].isalnum() and start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
+            continue
+        if latin and word[-1:].isalnum() and end < len(text) and text[end].isascii() and text[end].isalnum():
+            continue
+        for k in keys:
+            found.setdefault(k, []).append((start, end))
+    return {k: tuple(v) for k, v in found.items()}
+
+
+@lru_cache(maxsize=16)
+def _automaton(lang_code: str) -> ahocorasick.Automaton:
+    """The language's cue and scope words (with its mixed-in language's), lowercased, in one automaton."""
+    lang = load_language(lang_code)
+    keys_of: dict[str, list[tuple[str, str]]] = {}
+    for section, table in (("cues", lang.cues), ("scope", lang.scope)):
+        for key, words in table.items():
+            for w in words:
+                if w.strip():
+                    keys_of.setdefault(w.lower(), []).append((section, key))
+    auto = ahocorasick.Automaton()
+    for word, keys in keys_of.items():
+        auto.add_word(word, (word, tuple(keys)))
+    auto.make_automaton()
+    return auto
+
+
+def _words_regex(words: list[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    parts = []
+    for w in words:
+        head = r"(?<![a-z0-9])" if w[:1].isascii() and w[:1].isalnum() else ""
+        tail = r"(?![a-z0-9])" if w[-1:].isascii() and w[-1:].isalnum() and w[:1].isascii() else ""
+        parts.append(head + re.escape(w) + tail)
+    # a lookahead for the possible first characters: most positions fail at once (re tries every
+    # alternative at every position otherwise)
+    firsts = "".join(sorted({re.escape(w[0]) for w in words}))
+    return re.compile(f"(?=[{firsts}])(?:{'|'.join(parts)})")
 
 
 @lru_cache(maxsize=4096)
@@ -157,7 +236,11 @@ def folded(text: str) -> str:
 
 def clause_spans(claim: Claim) -> list[tuple[int, int]]:
     """All clauses of the claim's sentence, as offsets into it."""
-    text = claim.sentence
+    return list(_clauses(claim.sentence))
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[tuple[int, int], ...]:
     cuts = {0, len(text)}
     for d in load_kb().linking.clause_delimiters:
         i = text.find(d)
@@ -165,7 +248,7 @@ def clause_spans(claim: Claim) -> list[tuple[int, int]]:
             cuts.add(i + len(d))
             i = text.find(d, i + 1)
     edges = sorted(cuts)
-    return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a]
+    return tuple((a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a)
 
 
 def _word_positions(word: str, text: str) -> list[int]:
@@ -185,6 +268,17 @@ def _word_positions(word: str, text: str) -> list[int]:
 
 
 def label_of(**parts: Any) -> str:
+    """What a fact is about, in words people read (see `_label`); the same parts give the same words."""
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in parts.items()))
+    return _label(key)
+
+
+@lru_cache(maxsize=4096)
+def _label(key: tuple) -> str:
+    return _label_of(**dict(key))
+
+
+def _label_of(**parts: Any) -> str:
     """What a fact is about, in words people read: "Google's ResNet-50 on 4,096 TPU v3 chips (JAX, MLPerf
     Training v0.7)", from ids (org, acc or accelerator, system, benchmark, chips, fw or framework, round;
     several rounds joined with '/').  Flags (True/False) are notes for the resolver, not part of it."""
@@ -269,15 +363,18 @@ def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
                 alternatives=alternatives)
 
 
-def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str
-                  ) -> tuple[float, str] | None:
-    """An org's (anyone's, for None) fastest time on a benchmark in a round: its best scored result, or the
-    time it published for a result whose logs are missing, whichever is faster."""
+def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str,
+                 chips: int | None = None) -> tuple[float, str] | None:
+    """An org's (anyone's, for None) fastest time on a benchmark in a round (on systems of `chips`, if
+    given): its best scored result, or the time it published for a result whose logs are missing,
+    whichever is faster."""
     best: tuple[float, str] | None = None
-    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd,
+    for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd, chip_count=chips,
                                  division=None if org else "closed"):
         if r.seconds is not None and (best is None or r.seconds < best[0]):
             best = (r.seconds, r.record_id)
+    if chips is not None:
+        return best  # a published time does not say on how many chips
     for st in ctx.official.statements:
         if (st.metric == "train_time" and (org is None or org in st.entity_values("org"))
                 and bench in st.entity_values("benchmark")

@@ -12,6 +12,7 @@ from its official table.
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
+from pipeline.official.query import SINGLE_NODE_ACCELERATORS
 from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, names, round_name, round_of
 from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
 from pipeline.reconcile.sizes import _limit, _same_clause
@@ -50,6 +51,8 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
             return "models_count", CLAUSE  # "four of the eight models were trained, each within 30 seconds"
         if has_cue(claim, "unchanged", **where) or has_cue(claim, "other", **where):
             return None, lvl  # the existing resolvers read these (benchmarks_count)
+        if has_cue(claim, "single_node", **where) and claim.metric != "records_count":
+            return "single_node_wins_count", lvl  # "单机测试中拿下四项第一": among one-server results
         if has_cue(claim, "per_chip", **where) and claim.metric != "records_count":
             return "per_chip_wins_count", lvl
         if claim.metric == "records_count":
@@ -59,6 +62,11 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
         if _near_new(claim) and not has_cue(claim, "wins", **where):
             return "new_count", CLAUSE
         if has_cue(claim, "wins", **where) or has_cue(claim, "at_scale", **where):
+            if lvl == CLAUSE and not has_cue(claim, "at_scale", **where):
+                # "On single-node systems, X won four": a scale its sentence sets qualifies the win
+                for cue, metric in (("single_node", "single_node_wins_count"), ("per_chip", "per_chip_wins_count")):
+                    if has_cue(claim, cue, **near):
+                        return metric, SENTENCE
             return "wins_count", lvl
         if has_cue(claim, "submit", **where) and org:
             return "entries_count", lvl
@@ -94,28 +102,38 @@ def _org(claim: Claim, ctx: ArticleContext) -> str | None:
     return None
 
 
-def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False) -> Fact | None:
-    """Benchmarks where the subject holds the fastest scored result of the round (closed division), or the
-    least chip-minutes (per chip)."""
+def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False, single_node: bool = False) -> Fact | None:
+    """Benchmarks where the subject holds the fastest scored result of the round (closed division), the
+    least chip-minutes (per chip), or the fastest time of one server (single node)."""
     org, rnd = _org(claim, ctx), round_of(claim, ctx)
     if org is None or rnd is None:
         return None
-    leads = ctx.official.leads(org, rnd, per_chip=per_chip)
+    leads = ctx.official.leads(org, rnd, per_chip=per_chip, single_node=single_node)
     if not leads.of_total:
         return None
-    how = "the least chip-minutes" if per_chip else "the fastest time"
+    how = ("the least chip-minutes" if per_chip else
+           f"the fastest single-node time (one server, up to {SINGLE_NODE_ACCELERATORS} accelerators)"
+           if single_node else "the fastest time")
     label = (f"the {round_name(ctx.kb, rnd)} benchmarks where {ctx.name('org', org)} has {how} in the closed "
              f"division ({names(ctx.kb, 'benchmark', leads.benchmarks)}, of {leads.of_total})")
-    # missing logs leave a win count open, but never above the benchmarks the company entered
+    # missing logs leave a win count open, but only as far as they could change it, and never above the
+    # benchmarks the company entered
     entered = len({r.benchmark for r in ctx.official.select(who=org, round=rnd)})
-    beyond = claim.low is not None and claim.low > entered
-    if beyond:
+    lo, hi = leads.possible
+    beyond = claim.low is not None and claim.low > min(hi, entered) or claim.high is not None and claim.high < lo
+    if claim.low is not None and claim.low > entered:
         label += f"; it entered {entered}"
+    elif beyond and leads.uncertain:
+        label += f"; with the missing logs, {lo}-{hi}"
     return Fact(leads.count, leads.count, leads.count, leads.evidence, label, complete=beyond or not leads.uncertain)
 
 
 def per_chip_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return wins_count(claim, ctx, per_chip=True)
+
+
+def single_node_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    return wins_count(claim, ctx, single_node=True)
 
 
 def entries_count(claim: Claim, ctx: ArticleContext) -> Fact | None:

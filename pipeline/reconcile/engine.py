@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pipeline.lang.loader import load_language
 from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round
@@ -143,7 +145,7 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
     why_not = not_a_result(claim)
     if why_not:
         return evolve(claim, verdict="unverifiable", explanation=why_not)
-    pair = restated(claim, claims) if claim.kind != "ratio" else None
+    pair = restated(claim, ctx.siblings(claim)) if claim.kind != "ratio" else None
     if pair is not None:
         return evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2])
     if claim.kind == "ratio":
@@ -156,6 +158,11 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
     return weigh(counted_metric(claim, ctx), ctx, resolve, _judge)
 
 
+@lru_cache(maxsize=64)
+def _lower_set(lang: str, key: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in load_language(lang).cues.get(key, ()))
+
+
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
 # the set's size is the figure these facts check, not the part.
 WHOLE_COUNTS = ("suite_count", "new_count")
@@ -165,12 +172,10 @@ def _judge(claim: Claim, fact: Fact) -> Judgement:
     if claim.of_total is not None and claim.metric in WHOLE_COUNTS:
         n = float(claim.of_total)
         claim = evolve(claim, value=n, low=n, high=n)
-    lang = load_language(claim.lang)
     # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
-    maximum_cue = bool(claim.bound_cue) and claim.bound_cue.lower() in {
-        m.lower() for m in lang.cues.get("maximum", ())} and not any(
-        w.lower() in folded(claim.sentence) for w in lang.cues.get("average", ()))
-    emphatic = maximum_cue and claim.bound_cue.lower() in {m.lower() for m in lang.cues.get("emphatic", ())}
+    cue = (claim.bound_cue or "").lower()
+    maximum_cue = bool(cue) and cue in _lower_set(claim.lang, "maximum") and not has_cue(claim, "average")
+    emphatic = maximum_cue and cue in _lower_set(claim.lang, "emphatic")
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim), emphatic=emphatic)
 

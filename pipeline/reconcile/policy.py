@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from pipeline.reconcile.context import ArticleContext
 from pipeline.reconcile.readings import LEVEL_NAMES, Reading, alternatives, determined, level, primary
+from pipeline.reconcile.resolve import answerable
 from pipeline.reconcile.verdicts import Fact, Judgement, fmt
 from pipeline.records import ENTITY_TYPES, Claim, evolve
 
@@ -58,10 +59,19 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
     if first is not None and first.verdict in ("supported", "ambiguous"):
         return _result(claim, first, first.judgement.explanation, first.verdict, [])
     others: list[Weighed] = []
-    for reading in alternatives(claim, ctx)[:MAX_READINGS]:
+    readings = alternatives(claim, ctx, first_reading.support)
+    if first is None and not answerable(claim):
+        # no resolver answers this metric: only readings of another metric can
+        readings = [r for r in readings if r.metric != claim.metric]
+    # nearest first; the first support level at which a reading fits decides, so stop after it
+    readings = sorted(readings, key=lambda r: r.support)[:MAX_READINGS]
+    for i, reading in enumerate(readings):
         w = _check(claim, reading, ctx, resolve, judge)
         if w is not None:
             others.append(w)
+        last_of_level = i + 1 == len(readings) or readings[i + 1].support != reading.support
+        if last_of_level and any(o.verdict in ("supported", "ambiguous") for o in others):
+            break
     limit = first_reading.support if first is not None else 99
     near = sorted((w for w in others if w.reading.support <= limit), key=lambda w: w.reading.support)
     far = sorted((w for w in others if w.reading.support > limit), key=lambda w: w.reading.support)

@@ -151,14 +151,22 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
                         bench: str) -> Fact | None:
     """"Google trained BERT roughly twice as fast as NVIDIA": two companies' best times, any scale."""
     rnd = sub.get("round") or round_of(claim, ctx)
-    a = fastest_time(ctx, org, sub.get("accelerator"), bench, rnd)
-    b = fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd)
+    # a side that names a machine of one size ("英伟达单台DGX-1") is that machine's time, not the company's best
+    a = fastest_time(ctx, org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system")))
+    b = fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")))
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
     label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s"
     return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
                 derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
+
+
+def _product_chips(ctx: ArticleContext, system: str | None) -> int | None:
+    entry = ctx.kb.get("system", system) if system else None
+    if entry is None or entry.attrs.get("rounds") or not entry.attr("chips"):
+        return None
+    return int(entry.attr("chips"))
 
 
 def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dict, base: dict,

@@ -44,6 +44,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "entries_count": ("round", "subject"),
     "wins_count": ("round", "subject"),
     "per_chip_wins_count": ("round", "subject"),
+    "single_node_wins_count": ("round", "subject"),
     "submissions_count": ("round",),
     "suite_count": ("round",),
     "new_count": ("round",),
@@ -51,8 +52,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "date": (),  # a date is checked against the dated event, whatever the round
 }
 # Metrics whose figure is a count of benchmarks, and what else such a count can count.
-BENCHMARK_COUNTS = ("wins_count", "per_chip_wins_count", "entries_count", "records_count", "suite_count",
-                    "new_count", "models_count")
+BENCHMARK_COUNTS = ("wins_count", "per_chip_wins_count", "single_node_wins_count", "entries_count", "records_count",
+                    "suite_count", "new_count", "models_count")
 CHIP_COUNTS = ("chip_count", "gpu_count")
 ROUND_WIDE = ("submissions_count", "companies_count")
 
@@ -166,6 +167,14 @@ def _other_rounds(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int,
 
 
 def _rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
+    key = (claim.start, claim.end, claim.entities.round)
+    memo = ctx.__dict__.setdefault("_rounds_near_memo", {})
+    if key not in memo:
+        memo[key] = tuple(_find_rounds_near(claim, ctx))
+    return iter(memo[key])
+
+
+def _find_rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
     rnd = claim.entities.round
     for rid in rivals(claim, "round"):
         yield rid, SENTENCE, "the other round its sentence names"
@@ -234,7 +243,7 @@ def maker_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, in
             and ctx.kb.get("accelerator", acc).attr("org") == e.org]  # type: ignore[union-attr]
 
 
-def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, str]]:
+def metric_readings(claim: Claim, ctx: ArticleContext, base: int) -> list[tuple[str, int, str]]:
     out: list[tuple[str, int, str]] = []
     sibs = tuple(ctx.siblings(claim))
     if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):
@@ -243,7 +252,6 @@ def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, s
     if claim.kind in ("ratio", "compute"):
         # what the companies themselves said: a story may repeat a vendor's ratio or spec the tables cannot
         # give; a statement of the very number written is the one it repeats, others are further readings
-        base = primary(claim).support
         for st in stated_ratios(claim, ctx):
             who = ", ".join(ctx.name("org", o) for o in st.entity_values("org")) or "MLCommons"
             same = isinstance(claim.value, (int, float)) and math.isclose(float(st.value), float(claim.value),
@@ -251,7 +259,7 @@ def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, s
             out.append((f"{STATED}{st.id}", base if same else base + 1, f"{who}'s own figure ({st.id})"))
     if claim.metric in BENCHMARK_COUNTS:
         said = level(claim, "metric")
-        if claim.metric in ("wins_count", "per_chip_wins_count"):
+        if claim.metric in ("wins_count", "per_chip_wins_count", "single_node_wins_count"):
             # a company counts its own records its own way (categories, per chip, at scale)
             out.append(("records_count", said, "the company's own count of its records"))
         if said > SENTENCE:
@@ -264,6 +272,7 @@ def metric_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, s
 _COUNTS_WHY = {
     "wins_count": "the benchmarks it won (fastest time)",
     "per_chip_wins_count": "the benchmarks it won per chip",
+    "single_node_wins_count": "the benchmarks it won among single-node results",
     "entries_count": "the benchmarks it entered",
     "records_count": "the records it claims",
     "suite_count": "the benchmarks of the round",
@@ -272,12 +281,12 @@ _COUNTS_WHY = {
 }
 
 
-def alternatives(claim: Claim, ctx: ArticleContext) -> list[Reading]:
+def alternatives(claim: Claim, ctx: ArticleContext, base: int | None = None) -> list[Reading]:
     """The other plausible readings of a claim: one part of its frame changed at a time (and the open
-    round with each open subject), the fixed parts never."""
+    round with each open subject), the fixed parts never.  `base`: the support of its first reading."""
     out: list[Reading] = []
     e = claim.entities
-    base = primary(claim).support
+    base = primary(claim).support if base is None else base
     rounds = [] if round_fixed(claim, ctx) else round_readings(claim, ctx)
     subjects = [] if subject_fixed(claim) else subject_readings(claim, ctx)
     for rid, support, why in rounds:
@@ -292,7 +301,7 @@ def alternatives(claim: Claim, ctx: ArticleContext) -> list[Reading]:
         out.append(Reading(whose, "fastest_time", CLAUSE, "the fastest result of the round, as its clause says"))
         for rid, rsupport, rwhy in rounds:
             out.append(Reading(evolve(whose, round=rid), "fastest_time", rsupport, f"the fastest result; {rwhy}"))
-    for metric, support, why in metric_readings(claim, ctx):
+    for metric, support, why in metric_readings(claim, ctx, base):
         out.append(Reading(e, metric, min(support, base) if support == CLAUSE else support, why))
         for rid, rsupport, rwhy in rounds:
             out.append(Reading(evolve(e, round=rid), metric, max(support, rsupport), f"{why}; {rwhy}"))

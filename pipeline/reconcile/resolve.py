@@ -14,6 +14,7 @@ from pipeline.reconcile.counts import (
     entries_count,
     new_count,
     per_chip_wins_count,
+    single_node_wins_count,
     submissions_of,
     suite_count,
     system_count,
@@ -53,6 +54,7 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "submissions_count": lambda c, ctx: submissions_of(c, ctx) or submissions_count(c, ctx),
     "wins_count": wins_count,
     "per_chip_wins_count": per_chip_wins_count,
+    "single_node_wins_count": single_node_wins_count,
     "entries_count": entries_count,
     "suite_count": suite_count,
     "new_count": new_count,
@@ -75,3 +77,10 @@ def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
         # months and years are never MLPerf training times: the time between two events
         return elapsed(claim, ctx)
     return fact
+
+
+def answerable(claim: Claim) -> bool:
+    """Whether any resolver can answer a claim of this metric and kind (whatever its entities): when none
+    can, other rounds or subjects cannot help either."""
+    metric = claim.metric or ""
+    return metric.startswith(STATED) or metric in RESOLVERS or claim.kind == "duration"

@@ -19,11 +19,13 @@ from pipeline.records import Claim
 
 
 # -- statements ------------------------------------------------------------------------------------
-def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...]) -> Fact | None:
+def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
+                   scale: str | None = None) -> Fact | None:
     e = claim.entities.as_dict()
     e.setdefault("round", None)
     e["round"] = e.get("round") or ctx.round
-    cands = [s for s in ctx.official.statements if s.metric == metric and s.value is not None]
+    cands = [s for s in ctx.official.statements_of(metric) if s.value is not None
+             and not (scale and _scale_of(s) not in (None, scale))]
     if not any(e.get(k) for k in ("org", "accelerator", "system")):
         # a claim about no company is about the round as a whole: not checked against a company's figure
         cands = [s for s in cands if not any(s.entity_values(k) for k in ("org", "accelerator", "system"))]
@@ -57,16 +59,29 @@ def stated_interval(v: float, bound: str | None) -> tuple[float | None, float | 
 
 
 def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    fact = statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"))
+    """The records a company claims: a statement at the scale its sentence names (at scale, per chip),
+    one that states the very number, or the sum of its counts at the two scales ("16 records" = eight at
+    scale + eight per accelerator)."""
     org, rnd = claim.entities.org, round_of(claim, ctx)
-    same = [s for s in ctx.official.statements if s.metric == "records_claimed" and org in s.entity_values("org")
-            and rnd in s.entity_values("round") and isinstance(s.value, (int, float))]
-    if len(same) > 1 and isinstance(claim.value, (int, float)):
-        total = sum(float(s.value) for s in same)
-        if abs(total - float(claim.value)) < 0.5:  # "16 records" = 8 at scale + 8 per accelerator
-            return Fact(total, total, total, tuple(s.source_url for s in same),
-                        f"{org}'s {rnd} records", derivation=" + ".join(f"{s.value:g} ({s.id})" for s in same))
-    return fact
+    scale = _scale(claim, ctx)
+    same = [s for s in ctx.official.statements_of("records_claimed") if org in s.entity_values("org")
+            and rnd in s.entity_values("round") and isinstance(s.value, (int, float))
+            and not (scale and _scale_of(s) not in (None, scale))]
+    if isinstance(claim.value, (int, float)):
+        exact = next((s for s in same if abs(float(s.value) - float(claim.value)) < 0.5), None)  # type: ignore[arg-type]
+        if exact is not None:
+            return Fact(float(exact.value), float(exact.value), float(exact.value), exact.evidence, exact.text,  # type: ignore[arg-type]
+                        source="statement")
+        scales = {_scale_of(s): s for s in same if _scale_of(s) in ("at_scale", "per_chip")}
+        if len(scales) == 2:
+            parts = list(scales.values())
+            total = sum(float(s.value) for s in parts)  # type: ignore[arg-type]
+            if abs(total - float(claim.value)) < 0.5:
+                return Fact(total, total, total, tuple(s.source_url for s in parts),
+                            f"{ctx.name('org', org)}'s records at scale and per chip", source="statement",
+                            derivation=" + ".join(f"{float(s.value):g} ({s.id})" for s in parts))  # type: ignore[arg-type]
+    return statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"),
+                          scale=scale)
 
 
 def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -160,6 +175,15 @@ def _note_value(note: str, key: str) -> str | None:
     return None
 
 
+def _scale_of(st) -> str | None:
+    """The scale a statement is at: its scale= note, else a single-node category (one server is neither
+    per chip nor at scale, so a claim that names either never rests on it)."""
+    said = _note_value(st.note, "scale")
+    if said is None and _note_value(st.note, "category") in ("single_node", "per_system"):
+        return "single_node"
+    return said
+
+
 # What a statement reading may be about, by the claim's kind: a ratio repeats a speedup, a compute figure
 # the peak of a chip or of a pod or system.
 STATED_METRICS = {"ratio": ("speedup",), "compute": ("peak_compute", "per_chip_peak_compute")}
@@ -176,8 +200,8 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
         return []  # "达到世界第一超算的两倍": measured against something no statement is about
     scale = _scale(claim, ctx)
     out = []
-    for st in ctx.official.statements:
-        if st.metric not in metrics or not isinstance(st.value, (int, float)):
+    for st in (st for m in metrics for st in ctx.official.statements_of(m)):
+        if not isinstance(st.value, (int, float)):
             continue
         orgs, accs, rounds = st.entity_values("org"), st.entity_values("accelerator"), st.entity_values("round")
         # a company's statement is about its subject; a statement about a round as a whole (MLCommons)
@@ -195,7 +219,7 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
             continue
         if base.get("round") and len(rounds) > 1 and base["round"] != rounds[1]:
             continue
-        said = _note_value(st.note, "scale")
+        said = _scale_of(st)
         if scale and said and said != scale:
             continue
         if st.metric == "peak_compute" and _other_size(claim, ctx, st):
@@ -223,12 +247,13 @@ def _other_size(claim: Claim, ctx: ArticleContext, st) -> bool:
 
 
 def _scale(claim: Claim, ctx: ArticleContext) -> str | None:
-    """per_chip or at_scale: the nearer of the two cues in the claim's clause, else in its sentence."""
+    """single_node, per_chip or at_scale: the nearest of the cues in the claim's clause, else in its
+    sentence (a single-node word is also a per-chip one: the narrower reading wins a tie)."""
     for where in ({"clause": True}, {"others": tuple(ctx.siblings(claim))}):
-        near = {k: cue_distance(claim, k, **where) for k in ("per_chip", "at_scale")}
+        near = {k: cue_distance(claim, k, **where) for k in ("single_node", "per_chip", "at_scale")}
         found = {k: d for k, d in near.items() if d is not None}
         if found:
-            return min(found, key=lambda k: found[k])
+            return min(found, key=lambda k: (found[k], k != "single_node"))
     return None
 
 

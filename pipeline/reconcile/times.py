@@ -18,7 +18,7 @@ from pipeline.reconcile.context import (
     sentence_chips,
     system_chips,
 )
-from pipeline.reconcile.verdicts import ATTRIBUTION, CHIP_COUNT, MIXED_ROUNDS, Fact
+from pipeline.reconcile.verdicts import ATTRIBUTION, CHIP_COUNT, MIXED_ROUNDS, Fact, overlaps
 from pipeline.records import Claim
 
 
@@ -28,6 +28,8 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None:
         return None
+    if e.benchmark and not _plausible(claim, ctx, e.benchmark, rnd):
+        return None  # a year is no training time of this benchmark: the sentence is about something else
     benches = (e.benchmark,) if e.benchmark else ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     explicit = sentence_chips(claim, ctx)
     chips = explicit or ({system_chips(ctx, e.system, rnd)} - {None})
@@ -99,8 +101,11 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
     rows = [r for r in all_rows if r.scored]
     fitting = [r for r in rows if _fits(claim, r)]
     if not fitting:
+        # a published time decides when it is the claim's figure or stands for logs that are missing;
+        # otherwise the table's own best result is the evidence
         stated = _stated_time(claim, ctx, bench, rnd)
-        if stated is not None:
+        if stated is not None and (overlaps(claim.low, claim.high, stated.low, stated.high)
+                                   or any(not r.scored for r in all_rows)):
             return stated
         if not _plausible(claim, ctx, bench, rnd):
             return None  # three weeks is not a time of this round: the sentence is about something else
@@ -113,6 +118,8 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
     best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
     label = label_of(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
                    fw=best.framework, round=rnd)
+    if fitting:
+        return seconds_fact(best, label)  # it fits: no distortion to explain
     alts = []
     for other in ctx.official.select(who=e.org, round=rnd):
         if other.scored and other.benchmark != bench and other.published_interval_seconds:
@@ -155,8 +162,6 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
 
 
 def _fits(claim: Claim, r: OfficialResult) -> bool:
-    from pipeline.reconcile.verdicts import overlaps
-
     iv = r.published_interval_seconds
     return iv is not None and overlaps(claim.low, claim.high, *iv)
 

@@ -128,7 +128,8 @@ def readings_text(alternatives: Any) -> str:
     for a in alternatives[:8]:
         if isinstance(a, dict):
             official = a.get("official")
-            out.append(f"{a.get('reading')}: {a.get('verdict')}" + ("" if official is None else f" (official {official})"))
+            shown = "" if official is None else f" (official {official})"
+            out.append(f"{a.get('reading')}: {a.get('verdict')}{shown}")
     return "; ".join(out)
 
 
