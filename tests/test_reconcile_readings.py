@@ -184,6 +184,30 @@ def test_results_read_closely(text, meta, claim_text, verdict, official):
     _check(text, meta, claim_text, verdict, official)
 
 
+# -- lists: a head before a colon, names and figures paired 'respectively' ----------------------------
+LISTS = [
+    # the head before the colon names whose results every item after it gives
+    ("谷歌这次用 TPU v3 Pod 在三项中跑出最快成绩：Transformer 不到一分钟；SSD 为 1.21 分钟；ResNet-50 为 1.28 分钟。",
+     V06, "1.28 分钟", "supported", 76.95),
+    ("Google's TPU v3 Pod set three records: Transformer in under a minute; SSD in 1.21 minutes; ResNet-50 in "
+     "2.5 minutes.", V06, "2.5 minutes", "contradicted", 76.95),
+    # an item that names its own subject keeps it
+    ("英伟达成绩如下：ResNet-50 用了 1.33 分钟；谷歌的 Transformer 用了 0.85 分钟。", V06, "0.85 分钟", "supported",
+     50.86),
+    # names and figures in the same order
+    ("谷歌的 TPU v3 Pod 在 SSD 和 ResNet-50 上分别用了 1.5 分钟和 1.28 分钟。", V06, "1.5 分钟", "contradicted", 72.41),
+    ("谷歌的 TPU v3 Pod 在 SSD 和 ResNet-50 上分别用了 1.5 分钟和 1.28 分钟。", V06, "1.28 分钟", "supported", 76.95),
+    ("Google's TPU v3 Pod trained SSD and ResNet-50 in 1.21 and 2.5 minutes respectively.", V06, "2.5 minutes",
+     "contradicted", 76.95),
+    ("BERT 和 DLRM 的最快成绩分别为 0.4 分钟和 0.99 分钟，均由英伟达创下。", V10, "0.99 分钟", "supported", 59.2),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", LISTS, ids=[r[2] for r in LISTS])
+def test_lists_pair_names_and_figures(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
 # -- the policy itself -----------------------------------------------------------------------------
 def test_a_claim_whose_subject_is_open_is_never_contradicted():
     """Two companies in one sentence and a count that fits neither: the words do not say whose."""

@@ -59,6 +59,7 @@ class _Sent:
     claims: list[frames.Span] = field(default_factory=list)  # the spans of the sentence's claims
     kinds: dict[frames.Span, str] = field(default_factory=dict)  # the kind of each of those claims
     segments: list[frames.Span] = field(default_factory=list)  # independent clauses (semicolons)
+    head_end: int | None = None  # where the head of a list of segments ends (its colon), if it has one
     _contrast: list[frames.Span] | None = None
     block: int = 0  # paragraphs joined by a single line break share a block
 
@@ -84,7 +85,10 @@ class _Sent:
         if not self.segments:
             return False
         seg = frames.span_of(self.segments, m.start)
-        return seg is not None and not (seg[0] <= claim.start < seg[1]) and self._holds_claims(seg, claim)
+        if seg is None or seg[0] <= claim.start < seg[1] or not self._holds_claims(seg, claim):
+            return False
+        # the head before a list's colon frames every item after it
+        return not (self.head_end is not None and m.end <= self.head_end < claim.start)
 
     def contrasted(self, m: Mention | Cue, claim: Claim) -> bool:
         """`m` is written in another clause than the claim's, one that sets another subject against the
@@ -142,10 +146,12 @@ class _Article:
 
                 mentions = merge_mentions(mentions, ner(s.text), kb, s.start, s.text)
             spans = frames.clauses(s.text, s.start, self.rules.clause_delimiters, self.rules.clause_continuations)
+            segmented = any(d in s.text for d in self.rules.segment_delimiters)
             self.sents[s.index] = _Sent(s, mentions, list(a.cues), spans,
                                         asides=frames.asides(s.text, s.start, self._brackets(s.text)),
                                         segments=frames.clauses(s.text, s.start, self.rules.segment_delimiters)
-                                        if any(d in s.text for d in self.rules.segment_delimiters) else [])
+                                        if segmented else [],
+                                        head_end=self._head_end(s) if segmented else None)
             self.order.append(s.index)
         self._blocks()
         self.round = self._article_round(meta, claims)
@@ -169,6 +175,16 @@ class _Article:
             named = [m for m in st.mentions if m.id and m.how != "date"]
             sizes = frames.list_sizes(st.s.text, st.s.start, named, self.rules.list_separators)
             st.list_size = {id(m): sizes[i] for i, m in enumerate(named)}
+
+    def _head_end(self, s: Sentence) -> int | None:
+        """The end of a list's head: its first colon, when a segment delimiter follows it."""
+        found = [i for i in (s.text.find(h) for h in self.rules.list_heads) if i >= 0]
+        if not found:
+            return None
+        i = min(found)
+        if not any(s.text.find(d, i) > i for d in self.rules.segment_delimiters):
+            return None
+        return s.start + i
 
     def _ago(self, claim: Claim) -> bool:
         """"两年前", "two years ago": a span of time that dates something, like a date."""
@@ -337,6 +353,7 @@ class _Article:
             if pick is not None:
                 chosen[t] = pick
         self._adjust(st, claim, clause, ok, chosen)
+        self._respectively(st, claim, ok, chosen)
         if "round" not in ignore and "round" not in chosen:
             chosen["round"] = (self.round, 4)
         levels: dict[str, int] = {}
@@ -404,6 +421,28 @@ class _Article:
                         if m.how == "date" and (m.start, m.end) == (claim.start, claim.end)), None)
             if own is not None:
                 chosen["round"] = (own.id, 0)
+
+    def _respectively(self, st: _Sent, claim: Claim, ok: list[Mention],
+                      chosen: dict[str, tuple[str | None, int]]) -> None:
+        """"SSD和ResNet-50分别为1.21分钟和1.28分钟": as many names of a type as figures of the claim's kind,
+        the names before the figures and a word for 'respectively' with them: the i-th name is the i-th
+        figure's."""
+        cues = [c for c in st.cues if "respectively" in c.keys]
+        if not cues:
+            return
+        seg = frames.span_of(st.segments, claim.start) if st.segments else (st.s.start, st.s.end)
+        if seg is None or not any(frames.inside(c, seg) for c in cues):
+            return
+        figures = sorted(c for c in st.claims if st.kinds.get(c) == claim.kind and seg[0] <= c[0] < seg[1])
+        if len(figures) < 2 or (claim.start, claim.end) not in figures:
+            return
+        i = figures.index((claim.start, claim.end))
+        for t in PAIRED_TYPES:
+            names = list(dict.fromkeys(m.id for m in sorted(ok, key=lambda m: m.start)
+                                       if m.type == t and m.id and seg[0] <= m.start and m.end <= figures[0][0]
+                                       and st.in_region(m) is None))
+            if len(names) == len(figures):
+                chosen[t] = (names[i], 0)
 
     def _apposed(self, st: _Sent, claim: Claim, ok: list[Mention]) -> Mention | None:
         """The system or chip named right before a count set off as its appositive (", a 1,024-chip

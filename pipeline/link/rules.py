@@ -11,6 +11,7 @@ with a key that says what they signal:
     cmp:after_ratio             "2.7 times the speed of X": within a few words after a ratio, opens its baseline
     metric:<n>                  a cue word of metric rule n
     aggregate                   平均 / on average: the claim is over benchmarks
+    respectively                分别 / respectively: names and figures of a list pair up in order
     contrast                    而 / whereas: the clause is about another subject than the one before
 
 Besides cues, the punctuation and words that shape a sentence: clause delimiters, words that continue
@@ -28,8 +29,9 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "metrics", "ner", "aggregate", "clause_continuations", "brackets", "baseline_shares",
-            "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters", "ago"}
+            "cue_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
+            "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
+            "list_heads", "ago"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -66,6 +68,7 @@ class Linking:
     clause_owned: tuple[str, ...]  # types a clause (or aside) that makes claims keeps to itself
     appositive: tuple[str, ...]  # words between the comma and the number of an appositive count (a, an)
     segment_delimiters: tuple[str, ...]  # what sets off independent clauses (semicolons)
+    list_heads: tuple[str, ...]  # what ends the head of a list of independent clauses (a colon)
     ago: tuple[str, ...]  # after a span of time, these make it a time ("two years ago", 两年前)
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     list_separators: frozenset[str]
@@ -158,6 +161,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
             add(closers_t, "cmp:paired_close")
             paired[str(opener).lower()] = frozenset(c.lower() for c in closers_t)
     add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
+    add(_lang_forms(path, data.get("respectively"), "respectively"), "respectively")
     add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):
         add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
@@ -203,6 +207,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         clause_owned=_types(path, data.get("clause_owned"), "clause_owned", kb_types),
         appositive=_lang_forms(path, data.get("appositive"), "appositive"),
         segment_delimiters=_strs(path, data.get("segment_delimiters"), "segment_delimiters"),
+        list_heads=_strs(path, data.get("list_heads"), "list_heads"),
         ago=_lang_forms(path, data.get("ago"), "ago"),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         list_separators=frozenset(
