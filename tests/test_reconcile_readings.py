@@ -208,6 +208,30 @@ def test_lists_pair_names_and_figures(text, meta, claim_text, verdict, official)
     _check(text, meta, claim_text, verdict, official)
 
 
+# -- what a spec figure is of: a share of a pod, the previous generation ------------------------------
+SHARES = [
+    # the chips its text gives over one pod's chips
+    ("Google's largest runs used 3,456 TPU v4 chips, about 84% of a full pod.", V10, "about 84%", "supported", 84.38),
+    ("Google's largest runs used 3,456 TPU v4 chips, roughly 60% of a full pod.", V10, "roughly 60%", "contradicted",
+     84.38),
+    ("谷歌用了 2048 颗 TPU v4，约占整个 Pod 的 75%。", V10, "75%", "contradicted", 50),
+    # without a count of chips in its text, a share of a pod is not read
+    ("Google says about 20% of its TPU v4 pod time goes to research.", V10, "about 20%", "unverifiable", None),
+    # 'the previous generation' in a clause that names no chip: the chip before the one the text is about
+    ("Google's TPU v4 chip peaks at 275 teraflops.\n\nFor scale, the previous generation tops out at 123 teraflops "
+     "per chip.", V10, "123 teraflops", "supported", 1.23e14),
+    ("谷歌的 TPU v4 单芯片峰值算力为 275 TFLOPS。上一代单芯片峰值为 123 TFLOPS。", V10, "123 TFLOPS", "supported",
+     1.23e14),
+    ("NVIDIA's A100 has a peak of 312 teraflops; the previous generation chip reached 125 teraflops.", V07,
+     "125 teraflops", "supported", 1.25e14),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", SHARES, ids=[r[2] for r in SHARES])
+def test_what_a_spec_figure_is_of(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
 # -- the policy itself -----------------------------------------------------------------------------
 def test_a_claim_whose_subject_is_open_is_never_contradicted():
     """Two companies in one sentence and a count that fits neither: the words do not say whose."""

@@ -416,11 +416,34 @@ class _Article:
                 for t in ("system", "accelerator", "org"):
                     chosen.pop(t, None)
                 chosen[named.type] = (named.id, 0)
+        self._predecessor(st, claim, clause, ok, chosen)
         if claim.kind == "date":  # a date is its own round, or none
             own = next((m for m in st.mentions
                         if m.how == "date" and (m.start, m.end) == (claim.start, claim.end)), None)
             if own is not None:
                 chosen["round"] = (own.id, 0)
+
+    def _predecessor(self, st: _Sent, claim: Claim, clause: frames.Span | None, ok: list[Mention],
+                     chosen: dict[str, tuple[str | None, int]]) -> None:
+        """"the previous generation tops out at 123 teraflops per chip": a clause that names no chip but
+        says 'the previous generation' is about the chip before the one its text is about (a ratio's
+        baseline is read by the comparison instead)."""
+        if claim.kind == "ratio" or clause is None:
+            return
+        if not any("relative:accelerator:previous" in c.keys and frames.inside(c, clause) for c in st.cues):
+            return
+        if any(m.type == "accelerator" and m.id and frames.inside(m, clause) for m in ok):
+            return
+        before = [m for m in ok if m.type == "accelerator" and m.id and m.end <= clause[0]]
+        cur = chosen.get("accelerator") or ((before[-1].id, 1) if before else self._carry(st, "accelerator", far=True))
+        entry = self.kb.get("accelerator", cur[0]) if cur and cur[0] and cur[0] != AMBIGUOUS else None
+        prev = entry.attrs.get("previous") if entry is not None else None
+        if prev:
+            chosen["accelerator"] = (str(prev), 0)
+            chosen.pop("system", None)
+            maker = self.kb.get("accelerator", str(prev))
+            if maker is not None and maker.attr("org"):
+                chosen["org"] = (str(maker.attr("org")), 0)
 
     def _respectively(self, st: _Sent, claim: Claim, ok: list[Mention],
                       chosen: dict[str, tuple[str | None, int]]) -> None:
@@ -507,11 +530,11 @@ class _Article:
             return best.id, level
         return None
 
-    def _carry(self, st: _Sent, t: str) -> tuple[str | None, int] | None:
+    def _carry(self, st: _Sent, t: str, far: bool = False) -> tuple[str | None, int] | None:
         """The type from the nearest earlier sentence of the paragraph's block (or of the article, when
         the sentence points back with an anaphor): that sentence's first mention, the topic that a
         following sentence continues."""
-        far = t in st.cue_types("anaphor:")
+        far = far or t in st.cue_types("anaphor:")
         pos = self.order.index(st.s.index)
         for back, idx in enumerate(reversed(self.order[:pos])):
             prev = self.sents[idx]

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.reconcile.context import ArticleContext
-from pipeline.reconcile.readings import LEVEL_NAMES, Reading, alternatives, determined, level, primary
+from pipeline.reconcile.readings import CLAUSE, LEVEL_NAMES, Reading, alternatives, determined, level, primary
 from pipeline.reconcile.resolve import answerable
 from pipeline.reconcile.verdicts import Fact, Judgement, fmt
 from pipeline.records import ENTITY_TYPES, Claim, evolve
@@ -72,6 +72,13 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
         last_of_level = i + 1 == len(readings) or readings[i + 1].support != reading.support
         if last_of_level and any(o.verdict in ("supported", "ambiguous") for o in others):
             break
+    if first is None:
+        # no answer as the claim was linked, but its own clause says what it is of ("84% of a full pod"):
+        # that reading stands in for it, contradiction included
+        own = next((w for w in others if w.reading.support == CLAUSE and w.reading.metric != claim.metric), None)
+        if own is not None and own.verdict == "contradicted":
+            first, first_reading = own, own.reading
+            others = [w for w in others if w is not own]
     limit = first_reading.support if first is not None else 99
     near = sorted((w for w in others if w.reading.support <= limit), key=lambda w: w.reading.support)
     far = sorted((w for w in others if w.reading.support > limit), key=lambda w: w.reading.support)

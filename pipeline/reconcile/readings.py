@@ -249,6 +249,8 @@ def metric_readings(claim: Claim, ctx: ArticleContext, base: int) -> list[tuple[
     if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):
         near = CLAUSE if has_cue(claim, "pod", section="scope", clause=True) else SENTENCE
         out.append(("pod_chips", near, "the size of a pod, which its sentence names: a product spec"))
+    if claim.kind == "percent" and has_cue(claim, "pod", section="scope", clause=True):
+        out.append(("pod_share", CLAUSE, "the share of a pod that the chips its text gives make up"))
     if claim.kind in ("ratio", "compute"):
         # what the companies themselves said: a story may repeat a vendor's ratio or spec the tables cannot
         # give; a statement of the very number written is the one it repeats, others are further readings

@@ -27,6 +27,7 @@ from pipeline.reconcile.statements import (
     date,
     peak_compute,
     pod_chips,
+    pod_share,
     records_count,
     stated,
     submissions_count,
@@ -60,6 +61,7 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "new_count": new_count,
     "system_count": system_count,
     "pod_chips": pod_chips,
+    "pod_share": pod_share,
     "date": date,
     "duration": elapsed,
 }

@@ -164,6 +164,24 @@ def pod_chips(claim: Claim, ctx: ArticleContext) -> Fact | None:
     return None
 
 
+def pod_share(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"a slice of 3,456 chips, about 84% of a full pod": the chips its sentence (else the sentence before)
+    gives, over the chips of one pod of that accelerator."""
+    pod = pod_chips(claim, ctx)
+    chips = sentence_chips(claim, ctx) or {
+        int(c.value) for c in ctx.claims  # type: ignore[arg-type]
+        if c.sentence_index == claim.sentence_index - 1 and c.metric in ("chip_count", "gpu_count")
+        and c.bound == "exact" and isinstance(c.value, (int, float))
+        and c.entities.accelerator in (None, claim.entities.accelerator)}
+    if pod is None or len(chips) != 1 or not pod.value:
+        return None
+    n = next(iter(chips))
+    share = 100.0 * n / float(pod.value)  # type: ignore[arg-type]
+    acc = ctx.name("accelerator", claim.entities.accelerator) if claim.entities.accelerator else "its chip"
+    return Fact(round(share, 2), share, share, pod.evidence, f"{n} chips of a {float(pod.value):g}-chip {acc} pod",
+                derivation=f"{n} / {float(pod.value):g} = {share:.1f} %")  # type: ignore[arg-type]
+
+
 STATED = "stated:"  # a reading's metric that names one statement: "stated:<statement id>"
 
 
