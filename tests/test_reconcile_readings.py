@@ -84,7 +84,7 @@ def test_about_whom(text, meta, claim_text, verdict, official):
 COUNTED = [
     # entered, not won
     ("Nvidia submitted results in all eight benchmarks of the round.", V10, "eight benchmarks", "supported", 8),
-    ("英特尔只在六项中的一项提交了成绩。", V06, "六项中的一项提交", "supported", 1),
+    ("英特尔只在六项中的一项提交了成绩。", V06, "六项中的一项", "supported", 1),
     # won at scale: the fastest time in each benchmark
     ("英伟达则拿下三项大规模第一。", V06, "三项", "unverifiable", None),  # NVIDIA's MiniGo logs are missing
     ("In the cluster category Inspur took first place in 4 benchmarks.", V10, "4 benchmarks", "contradicted", 0),
@@ -181,6 +181,21 @@ RESULTS = [
 
 @pytest.mark.parametrize("text, meta, claim_text, verdict, official", RESULTS, ids=[r[2] for r in RESULTS])
 def test_results_read_closely(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
+# -- a cue word that is part of another phrase ------------------------------------------------------
+VETOED = [
+    # 第一份 / 第一次 / 第一轮: the first of something, not first place; the count is the round's suite
+    ("这个组织成立半年后拿出了第一份榜单：共七项测试。", V05, "七项测试", "supported", 7),
+    ("MLPerf 第一次公布训练成绩时，共有七项测试。", V05, "七项测试", "supported", 7),
+    # first place is still a win
+    ("谷歌在本轮拿下了七项第一。", V07, "七项", "contradicted", None),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", VETOED, ids=[r[2] for r in VETOED])
+def test_a_cue_word_inside_another_phrase_is_no_cue(text, meta, claim_text, verdict, official):
     _check(text, meta, claim_text, verdict, official)
 
 

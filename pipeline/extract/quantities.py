@@ -200,6 +200,8 @@ class Reader:
                 inner = inner2
                 q += len(inner2[1])
             noun, nstart, nend = self.noun_after(q)
+            if noun and self.text.startswith(lang.verb_markers, nend):
+                noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
             # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
             end = nend if noun and not self.text[q:nstart].strip() else q
             if noun is None:

@@ -36,7 +36,7 @@ SCHEMA: dict[str, set[str] | None] = {
               "occurrence_markers", "possessive"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
-               "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs"},
+               "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year"},
     "not_claims": None,
@@ -49,6 +49,8 @@ SCHEMA: dict[str, set[str] | None] = {
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
              "area_reinforcement"},
     "sentences": {"terminators", "closers"},
+    # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
+    "cue_veto": None,
 }
 BOUND_KEYS = {"upper", "lower", "approx"}
 READING_KEYS = {"times_as", "increase_by", "ambiguous"}
@@ -106,12 +108,14 @@ class Language:
     coordinators: tuple[str, ...]
     modifiers: frozenset[str]
     noun_joiners: tuple[str, ...]
+    verb_markers: tuple[str, ...]
     dates: dict[str, Any]
     not_claims: dict[str, re.Pattern[str]]
     terminators: tuple[str, ...]
     closers: tuple[str, ...]
     scope: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cue_veto: dict[str, tuple[str, ...]] = field(default_factory=dict)  # cue word -> what may not follow it
     source: str = ""
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -260,12 +264,15 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         coordinators=_longest_first(cnt.get("coordinators") or []),
         modifiers=frozenset(str(m).lower() for m in cnt.get("modifiers") or []),
         noun_joiners=tuple(cnt.get("noun_joiners") or ()),
+        verb_markers=tuple(str(m) for m in cnt.get("verb_markers") or ()),
         dates=dict(data.get("dates") or {}),
         not_claims=not_claims,
         terminators=tuple(sents.get("terminators") or ()),
         closers=tuple(sents.get("closers") or ()),
         scope={k: tuple(v or ()) for k, v in (data.get("scope") or {}).items()},
         cues={k: tuple(v or ()) for k, v in (data.get("cues") or {}).items()},
+        cue_veto={str(k).lower(): tuple(str(x).lower() for x in (v or ()))
+                  for k, v in (data.get("cue_veto") or {}).items()},
         source=str(path),
     )
 
@@ -306,6 +313,7 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         # a sentence in the other language, or a phrase of it, carries its cue words
         cues=_merged_forms(own.cues, other.cues),
         scope=_merged_forms(own.scope, other.scope),
+        cue_veto=_merged_forms(own.cue_veto, other.cue_veto),
         cache={},
     )
 

@@ -184,8 +184,11 @@ def _sentence_hits(sentence: str, lang: str) -> dict[tuple[str, str], tuple[tupl
     "different")."""
     text = folded(sentence)
     found: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    veto = load_language(lang).cue_veto
     for last, (word, keys) in _automaton(lang).iter(text):
         start, end = last - len(word) + 1, last + 1
+        if word in veto and text.startswith(veto[word], end):
+            continue
         latin = word[:1].isascii()
         if latin and word[:1].isalnum() and start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
             continue
