@@ -42,6 +42,10 @@ VERDICTS = ("supported", "contradicted", "ambiguous", "unverifiable", "out_of_sc
 ENTITY_TYPES = ("org", "accelerator", "system", "benchmark", "round", "framework")
 
 
+# The metadata keys that may give an article's publication date (its sidecar, its front matter)
+META_DATE_KEYS = ("date", "published", "pub_date")
+
+
 @dataclass(frozen=True)
 class Article:
     """One input file, decoded.  `text` is the decoded original: all offsets refer to it."""

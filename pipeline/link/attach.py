@@ -37,7 +37,7 @@ from pipeline.link import frames, infer
 from pipeline.link.infer import AMBIGUOUS
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
-from pipeline.records import ENTITY_TYPES, Claim, Entities, Sentence, evolve
+from pipeline.records import ENTITY_TYPES, META_DATE_KEYS, Claim, Entities, Sentence, evolve
 
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
@@ -253,7 +253,7 @@ class _Article:
         """A date claim is a round mention: the round published that month, or None (no round: blocks
         the article's default round for its clause).  A date without a year ("--07-29", 7 月 29 日)
         takes the article's year."""
-        year = next((str(meta[k])[:4] for k in ("date", "published", "pub_date", "date_text") if meta.get(k)), None)
+        year = next((str(meta[k])[:4] for k in (*META_DATE_KEYS, "date_text") if meta.get(k)), None)
         entry = self.kb.get("round", self.round)
         year = year or (str(entry.attrs["date"])[:4] if entry is not None else None)
         for c in claims:
@@ -556,7 +556,7 @@ def article_round(kb: KnowledgeBase, meta: dict[str, Any], doc: str, named: Sequ
     rid = kb.round_id(meta.get("round"))
     if rid:
         return rid, True
-    for key in ("date", "published", "pub_date"):
+    for key in META_DATE_KEYS:
         if meta.get(key):
             found = kb.round_on(str(meta[key]).replace("/", "-"))
             if found:

@@ -33,11 +33,13 @@ class ArticleContext:
     # the article's round comes from its metadata, its path, a date line, or is the only round it names
     round_certain: bool = False
     round_mentions: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # (offset, id)
+    # answers computed once per article (claims by sentence, rounds near a claim...), by question
+    memo: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
     def siblings(self, claim: Claim) -> list[Claim]:
-        by = self.__dict__.get("_by_sentence")
+        by = self.memo.get("by_sentence")
         if by is None:
-            by = self.__dict__["_by_sentence"] = {}
+            by = self.memo["by_sentence"] = {}
             for c in self.claims:
                 by.setdefault(c.sentence_index, []).append(c)
         # by span, not identity: a resolver may ask about a copy of the claim (another metric or reading)
@@ -49,7 +51,7 @@ class ArticleContext:
     def paragraph_rounds(self, claim: Claim) -> tuple[str, ...]:
         """Rounds named in the claim's paragraph outside its sentence, nearest sentence first (ids the
         recognizer finds: names and aliases, not relative words)."""
-        memo = self.__dict__.setdefault("_paragraph_rounds_memo", {})
+        memo = self.memo.setdefault("paragraph_rounds", {})
         if claim.sentence_index not in memo:
             memo[claim.sentence_index] = self._paragraph_rounds(claim)
         return memo[claim.sentence_index]
@@ -172,6 +174,17 @@ def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool 
     return best
 
 
+def cue_words(lang: str, key: str, section: str = "cues") -> frozenset[str]:
+    """A lexicon list's words, lowercased (to test a single word, such as a claim's bound cue)."""
+    return _cue_words(lang, section, key)
+
+
+@lru_cache(maxsize=256)
+def _cue_words(lang: str, section: str, key: str) -> frozenset[str]:
+    table = load_language(lang).cues if section == "cues" else load_language(lang).scope
+    return frozenset(w.lower() for w in table.get(key, ()))
+
+
 def _cue_hits(sentence: str, lang: str, section: str, key: str) -> tuple[tuple[int, int], ...]:
     """Where a lexicon list's words stand in a sentence."""
     return _sentence_hits(sentence, lang).get((section, key), ())
@@ -252,22 +265,6 @@ def _clauses(text: str) -> tuple[tuple[int, int], ...]:
             i = text.find(d, i + 1)
     edges = sorted(cuts)
     return tuple((a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a)
-
-
-def _word_positions(word: str, text: str) -> list[int]:
-    """Where a cue stands as a word: Latin cues must not start or end inside a longer word ("if" is not
-    in "different")."""
-    out = []
-    i = text.find(word)
-    latin = word[:1].isascii() and word[:1].isalpha()
-    while i >= 0:
-        before = text[i - 1] if i > 0 else " "
-        after = text[i + len(word)] if i + len(word) < len(text) else " "
-        if not latin or (not (before.isascii() and before.isalnum()) and
-                         not (word[-1:].isalnum() and after.isascii() and after.isalnum())):
-            out.append(i)
-        i = text.find(word, i + 1)
-    return out
 
 
 def label_of(**parts: Any) -> str:
@@ -354,7 +351,7 @@ def sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
             continue
         a, b = sorted((c.start, claim.start))
         between = claim.sentence[a - claim.sentence_start:b - claim.sentence_start]
-        if any(p in between for p in ";；"):
+        if any(p.strip() in between for p in ctx.kb.linking.segment_delimiters):
             continue
         out.add(int(c.value))
     return out

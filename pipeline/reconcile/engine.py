@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from pipeline.lang.loader import load_language
 from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import folded, has_cue
+from pipeline.reconcile.context import cue_words, folded, has_cue
 from pipeline.reconcile.counts import counted_metric
 from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
@@ -134,8 +132,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
         done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
-    out = [done[i] for i in range(len(claims))]
-    return [_ratio_of_stated_times(c, out) if c.verdict == "unverifiable" and c.kind == "ratio" else c for c in out]
+    return [done[i] for i in range(len(claims))]
 
 
 def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], ctx: ArticleContext,
@@ -158,11 +155,6 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
     return weigh(counted_metric(claim, ctx), ctx, resolve, _judge)
 
 
-@lru_cache(maxsize=64)
-def _lower_set(lang: str, key: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in load_language(lang).cues.get(key, ()))
-
-
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
 # the set's size is the figure these facts check, not the part.
 WHOLE_COUNTS = ("suite_count", "new_count")
@@ -174,8 +166,8 @@ def _judge(claim: Claim, fact: Fact) -> Judgement:
         claim = evolve(claim, value=n, low=n, high=n)
     # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
     cue = (claim.bound_cue or "").lower()
-    maximum_cue = bool(cue) and cue in _lower_set(claim.lang, "maximum") and not has_cue(claim, "average")
-    emphatic = maximum_cue and cue in _lower_set(claim.lang, "emphatic")
+    maximum_cue = bool(cue) and cue in cue_words(claim.lang, "maximum") and not has_cue(claim, "average")
+    emphatic = maximum_cue and cue in cue_words(claim.lang, "emphatic")
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim), emphatic=emphatic)
 

@@ -91,13 +91,14 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
             said = best.judgement.explanation
             text = f"Read as {best.reading.why}, {said[:1].lower()}{said[1:]}"
             if first is not None and verdict == "supported":
-                text += f" (Read as its words first suggest, {_figure(first)}.)"
+                text += f" (Read as its words first suggest, {_figure(first, claim.unit)}.)"
             return _result(claim, best, text, verdict, [w for w in [first, *others] if w is not None and w is not best])
     fitting = [w for w in far if w.verdict in ("supported", "ambiguous")]
     if fitting and first is not None:
         best = fitting[0]
         text = (f"The readings disagree, so this is not called a contradiction: read as {best.reading.why}, it "
-                f"fits ({_figure(best)}); read as its words first suggest, it does not ({_figure(first)}).")
+                f"fits ({_figure(best, claim.unit)}); read as its words first suggest, it does not "
+                f"({_figure(first, claim.unit)}).")
         return _result(claim, first, text, "unverifiable", others)
     if first is None:
         what = (claim.metric or claim.kind).replace("_", " ")
@@ -113,26 +114,20 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
     if first.verdict == "contradicted":
         why = (f"its words do not fix its {open_part}" if not fixed else
                "the official data for it is incomplete (logs missing)")
-        text = f"It does not fit as read ({_figure(first)}), but {why}"
+        text = f"It does not fit as read ({_figure(first, claim.unit)}), but {why}"
         named = [w for w in others if w.reading.why][:3]
         if named:
-            text += "; other readings: " + "; ".join(f"{w.reading.why} ({_figure(w)})" for w in named)
+            text += "; other readings: " + "; ".join(
+                f"{w.reading.why} ({_figure(w, claim.unit)})" for w in named)
         return _result(claim, first, text + ".", "unverifiable", others)
     return _result(claim, first, first.judgement.explanation, first.verdict, others)
 
 
-def _figure(w: Weighed) -> str:
+def _figure(w: Weighed, unit: str) -> str:
+    """A reading's official figure in the claim's unit ("... (0.47 min): official 28.3 s")."""
     value = w.fact.value
-    unit = _unit(w)
     shown = fmt(value, unit) if not isinstance(value, str) else value
     return f"{w.fact.label}: official {shown}"
-
-
-def _unit(w: Weighed) -> str:
-    label = w.fact.label.lower()
-    if "speedup" in label or " vs " in label:
-        return "x"
-    return ""
 
 
 def frame_of(claim: Claim, reading: Reading) -> dict:

@@ -168,7 +168,7 @@ def _other_rounds(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int,
 
 def _rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
     key = (claim.start, claim.end, claim.entities.round)
-    memo = ctx.__dict__.setdefault("_rounds_near_memo", {})
+    memo = ctx.memo.setdefault("rounds_near", {})
     if key not in memo:
         memo[key] = tuple(_find_rounds_near(claim, ctx))
     return iter(memo[key])

@@ -5,7 +5,9 @@ lexicons' `scope` sections; the counted kinds from settings."""
 from __future__ import annotations
 
 from pipeline.lang.loader import load_language
-from pipeline.reconcile.context import has_cue
+from pipeline.link.kb import load_kb
+from pipeline.reconcile.context import cue_words, has_cue
+from pipeline.reconcile.verdicts import overlaps
 from pipeline.records import Claim
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -77,18 +79,18 @@ def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None]
     operations per second"; 2.7倍，即提高了1.7倍): (verdict, explanation, the other's value), checked
     against that other figure, never against a result table.  None when the clause holds no such pair."""
     lang = load_language(claim.lang)
-    words = [w.lower() for w in lang.scope.get("definition", ())]
+    words = cue_words(claim.lang, "definition", section="scope")
+    # a sentence end or a semicolon between them: two statements, not one restating the other
+    stops = (*lang.terminators, *(d.strip() for d in load_kb().linking.segment_delimiters))
     for other in claims:
         if other is claim or other.sentence_index != claim.sentence_index:
             continue
         a, b = sorted((claim, other), key=lambda c: c.start)
         between = claim.sentence[a.end - claim.sentence_start:b.start - claim.sentence_start].lower()
-        if len(between) > 24 or not any(w in between for w in words) or any(p in between for p in ".;。；"):
+        if len(between) > 24 or not any(w in between for w in words) or any(p in between for p in stops):
             continue
         if not isinstance(other.value, (int, float)) or not isinstance(claim.value, (int, float)):
             continue
-        from pipeline.reconcile.verdicts import overlaps
-
         if (a.kind, a.unit) != (b.kind, b.unit):
             # a unit read as a plain count ("1 trillion floating-point operations per second"): the same
             # number restated is a definition; anything else is not a pair

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import (
     ArticleContext,
+    cue_words,
     folded,
     has_cue,
     label_of,
@@ -15,7 +16,7 @@ from pipeline.reconcile.context import (
     system_chips,
 )
 from pipeline.reconcile.statements import records_count, statement_fact
-from pipeline.reconcile.verdicts import Fact, overlaps
+from pipeline.reconcile.verdicts import Fact, fmt, overlaps
 from pipeline.records import Claim
 
 
@@ -58,8 +59,7 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     label = label_of(acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
     if claim.bound == "lower" or claim.bound == "upper":
         # "more than N" and "up to N" are about the largest system, "under N" about the smallest
-        maximum = claim.bound_cue and claim.bound_cue.lower() in {
-            m.lower() for m in load_language(claim.lang).cues.get("maximum", ())}
+        maximum = (claim.bound_cue or "").lower() in cue_words(claim.lang, "maximum")
         pick = top if claim.bound == "lower" or maximum else sizes[0]
     else:
         inside = [s for s in sizes if (claim.low is None or s >= claim.low) and (claim.high is None or s <= claim.high)]
@@ -90,7 +90,7 @@ def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None
 
 def _any_submitter(claim: Claim) -> bool:
     """A reading that names no subject on purpose (the policy's 'any submitter'): its words name nobody."""
-    return bool(claim.support) and not any(claim.entities.as_dict()[t] for t in ("org", "accelerator", "system"))
+    return bool(claim.support) and not any(getattr(claim.entities, t) for t in ("org", "accelerator", "system"))
 
 
 def _sizes_text(sizes: list[int]) -> str:
@@ -199,9 +199,10 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         # approximate limit: "about a minute or two")
         top = float(limit.high) if limit.bound == "approx" and limit.high is not None else float(limit.value)
         cu = ctx.official.count_under(org, rnd, top)
-        who = f"{org}'s" if org else "any submitter's"
+        who = f"{ctx.name('org', org)}'s" if org else "any submitter's"
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
-                    f"{who} {rnd} benchmarks under {limit.value} s: {', '.join(cu.benchmarks)}")
+                    f"{who} {round_name(ctx.kb, rnd)} benchmarks under {fmt(top, 's')} "
+                    f"({names(ctx.kb, 'benchmark', cu.benchmarks)})")
     return None
 
 

@@ -24,8 +24,7 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     e = claim.entities.as_dict()
     e.setdefault("round", None)
     e["round"] = e.get("round") or ctx.round
-    cands = [s for s in ctx.official.statements_of(metric) if s.value is not None
-             and not (scale and _scale_of(s) not in (None, scale))]
+    cands = [s for s in ctx.official.statements_of(metric) if s.value is not None and _at_scale(s, scale)]
     if not any(e.get(k) for k in ("org", "accelerator", "system")):
         # a claim about no company is about the round as a whole: not checked against a company's figure
         cands = [s for s in cands if not any(s.entity_values(k) for k in ("org", "accelerator", "system"))]
@@ -65,8 +64,7 @@ def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     org, rnd = claim.entities.org, round_of(claim, ctx)
     scale = _scale(claim, ctx)
     same = [s for s in ctx.official.statements_of("records_claimed") if org in s.entity_values("org")
-            and rnd in s.entity_values("round") and isinstance(s.value, (int, float))
-            and not (scale and _scale_of(s) not in (None, scale))]
+            and rnd in s.entity_values("round") and isinstance(s.value, (int, float)) and _at_scale(s, scale)]
     if isinstance(claim.value, (int, float)):
         exact = next((s for s in same if abs(float(s.value) - float(claim.value)) < 0.5), None)  # type: ignore[arg-type]
         if exact is not None:
@@ -202,6 +200,11 @@ def _scale_of(st) -> str | None:
     return said
 
 
+def _at_scale(st, scale: str | None) -> bool:
+    """A statement may be about a claim at this scale: the claim names none, or the statement none or it."""
+    return not scale or _scale_of(st) in (None, scale)
+
+
 # What a statement reading may be about, by the claim's kind: a ratio repeats a speedup, a compute figure
 # the peak of a chip or of a pod or system.
 STATED_METRICS = {"ratio": ("speedup",), "compute": ("peak_compute", "per_chip_peak_compute")}
@@ -237,8 +240,7 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
             continue
         if base.get("round") and len(rounds) > 1 and base["round"] != rounds[1]:
             continue
-        said = _scale_of(st)
-        if scale and said and said != scale:
+        if not _at_scale(st, scale):
             continue
         if st.metric == "peak_compute" and _other_size(claim, ctx, st):
             continue  # a pod's peak is not that of a slice its sentence sizes otherwise

@@ -18,7 +18,7 @@ from pipeline.lang.loader import LANG_DIR
 from pipeline.link import link_claims, load_kb
 from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
-from pipeline.records import Article, ArticleError, ArticleResult, Claim
+from pipeline.records import META_DATE_KEYS, Article, ArticleError, ArticleResult, Claim
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
 
@@ -131,7 +131,7 @@ class Pipeline:
         seg = segment(article, segmenter=self.settings.segmenter,
                       traditional_threshold=self.settings.traditional_threshold)
         claims = extract_claims(seg, self.settings)
-        if not any(article.meta.get(k) for k in ("date", "published", "pub_date")):
+        if not any(article.meta.get(k) for k in META_DATE_KEYS):
             # most real pages carry their date in their first lines: it dates "去年12月" and the round
             found = article_date(claims, article.text)
             if found:
