@@ -47,7 +47,7 @@ ACCELERATORS = [
     ("Nvidia Tesla V100S-PCIe-32GB", "DSS8440", "DSS8440", "v100"),
     ("Ascend910", "modelarts_512_0", "modelarts_512_mindspore_close", "ascend-910"),
     ("Ascend 910 Pro A", "CloudBrainII_256", "CloudBrainII_256_mindspore_close", "ascend-910"),
-    ("Graphcore IPU GC200", "IPU-POD16", "ipu-pod16-TF1", "ipu-gc200"),
+    ("Graphcore IPU GC200", "IPU-POD16", "ipu-pod16-TF1", "ipu"),
 ]
 
 

@@ -43,6 +43,11 @@ def test_key_phrase(seed_claims, needle, kind, value, extra):
     assert ok, [(c.text, c.kind, c.value, c.bound, c.ratio_reading, c.counted, c.of_total) for c in hits]
 
 
-@pytest.mark.parametrize("not_a_claim", ["0.7-70", "v-.7", "TPU v3", "ResNet-50", "昇腾 910", "19×19", "19:23"])
+@pytest.mark.parametrize("not_a_claim", ["0.7-70", "v-.7", "TPU v3", "ResNet-50", "昇腾 910", "19:23"])
 def test_seed_non_claims_stay_out(seed_claims, not_a_claim):
     assert not any(not_a_claim in c.text for c in seed_claims)
+
+
+def test_a_board_size_is_a_dimension_never_a_result(seed_claims):
+    board = [c for c in seed_claims if c.text == "19×19"]
+    assert board and all(c.kind == "other" and c.verdict != "contradicted" for c in board)

@@ -10,11 +10,11 @@ from functools import cached_property
 
 from pipeline.extract.dates import date_patterns, find_dates
 from pipeline.extract.intervals import interval
-from pipeline.extract.numbers import Num, cached, find_numbers
+from pipeline.extract.numbers import Num, _match_form, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
 from pipeline.lang.loader import Language, load_language
-from pipeline.records import Claim, Sentence
+from pipeline.records import META_DATE_KEYS, Claim, Sentence
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
@@ -158,7 +158,7 @@ class ArticleScan:
 
 class SentenceExtractor:
     def __init__(self, seg: Segmented, sent: Sentence, lang: Language, settings: Settings,
-                 article_year: int | None, scan: ArticleScan | None = None):
+                 article_year: int | None, scan: ArticleScan | None = None, article_month: int | None = None):
         self.scan = scan or ArticleScan(seg.analysis)
         self.seg = seg
         self.text = seg.analysis
@@ -166,7 +166,9 @@ class SentenceExtractor:
         self.lang = lang
         self.settings = settings
         self.article_year = article_year
+        self.article_month = article_month
         self.latin = not lang.cjk
+        self.stamps: list = []  # dates that are when a source was published (see _timestamp)
 
     @cached_property
     def blocked(self) -> Blocked:
@@ -185,7 +187,7 @@ class SentenceExtractor:
             claims.append(self._claim(d.start, d.end, "date", d.iso, "date", None, None, "exact", None, None))
         nums = [n for n in find_numbers(body, s0, self.lang)
                 if not self.blocked.overlaps(n.start, n.end)
-                and not any(d.start < n.end and n.start < d.end for d in dates)]
+                and not any(d.start < n.end and n.start < d.end for d in dates + self.stamps)]
         reader = Reader(self.text, self.lang, s0, s1, {n.start for n in nums}, self.seg.boundaries)
         quantities: list[Quantity | None] = [reader.quantity(n) for n in nums]
         consumed: set[int] = set()
@@ -201,11 +203,21 @@ class SentenceExtractor:
                 claim = self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
                                     span_start=nums[i].start, of_total=total_num.value)
             else:
+                elided = False
                 if q is None:
-                    q = self._coordinated(nums, quantities, i)
-                if q is None or not reader.newsworthy(num, q):
+                    q = self._coordinated(nums, quantities, i) or self._listed(nums, quantities, i)
+                if q is None:
+                    q = self._range_end(nums, quantities, i)
+                if q is None:
+                    q = self._elided(num, claims)
+                    elided = q is not None
+                if q is None or not (elided or reader.newsworthy(num, q)):
                     continue
-                if q.kind == "duration":
+                either = self._or_next(nums, quantities, i, q)
+                if either is not None:
+                    j, num, q = either
+                    consumed.update(range(i + 1, j + 1))
+                elif q.kind == "duration":
                     merged = self._compound(nums, quantities, i, q)
                     if merged is not None:
                         j, num, q = merged
@@ -221,11 +233,28 @@ class SentenceExtractor:
         codes = [self.lang.code] + [c for c in ("zh", "en") if c != self.lang.code]
         for code in codes:
             lang = load_language(code)
-            for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang)):
-                if self.blocked.overlaps(d.start, d.end) or any(x.start < d.end and d.start < x.end for x in found):
+            for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang),
+                                self.article_month):
+                if self.blocked.overlaps(d.start, d.end) or any(
+                        x.start < d.end and d.start < x.end for x in found + self.stamps):
+                    continue
+                if self._timestamp(d.start, lang) or self._timestamp(d.start, self.lang):
+                    self.stamps.append(d)  # no claim, and its digits are no numbers either
                     continue
                 found.append(d)
         return sorted(found, key=lambda d: d.start)
+
+    def _timestamp(self, start: int, lang: Language, window: int = 48) -> bool:
+        """A date after a publication cue in its sentence or bracket ("a blog post dated July 29, 2020",
+        （转载自…，2021-05-19）) is when a source was published: a timestamp, not a claim."""
+        cues = lang.dates.get("publication_cues") or ()
+        floor = max(self.sent.start, start - window)
+        head = self.text[floor:start]
+        cut = max(head.rfind(c) for c in "（([")
+        if cut >= 0:
+            head = head[cut:]
+        head = head.lower()
+        return any(c.lower() in head for c in cues)
 
     def _compound(self, nums, quantities, i, q: Quantity):
         """1 hour 20 minutes, 1分28秒: later parts in smaller units join the first."""
@@ -295,6 +324,92 @@ class SentenceExtractor:
         return Quantity(q.kind, q.unit, q.factor, nums[i].end, counted=q.counted, unit_key=q.unit_key,
                         marker=q.marker, magnitude=q.magnitude)
 
+    def _or_next(self, nums, quantities, i, q: Quantity):
+        """"one or two minutes", "a minute or two", "two or three days": a number or the next one up is one
+        vague quantity [N, N+1], not two claims (Chinese writes it 一两分钟, read as one numeral)."""
+        if not nums[i].integer or nums[i].low is not None or i + 1 >= len(nums):
+            return None
+        nxt = nums[i + 1]
+        if not nxt.integer or nxt.value != nums[i].value + 1 or nxt.value > 20:
+            return None
+        joiners = {w.lower() for w in self.lang.either_or}
+        if quantities[i] is None and quantities[i + 1] is not None:
+            # "one or two minutes": the unit is written once, after the second number
+            gap, q2, end = self.text[nums[i].end:nxt.start].strip().lower(), quantities[i + 1], quantities[i + 1].end
+        elif quantities[i] is not None and quantities[i + 1] is None and q.end < nxt.start:
+            # "a minute or two": the second number comes after the unit
+            gap, q2, end = self.text[q.end:nxt.start].strip().lower(), q, nxt.end
+        else:
+            return None
+        if gap not in joiners or q2 is None:
+            return None
+        v = nums[i].value
+        num = Num(nums[i].start, nxt.end, v, 1.0, True, "vague", v, v + 1, "approx")
+        return i + 1, num, Quantity(q2.kind, q2.unit, q2.factor, end, counted=q2.counted,
+                                    unit_key=q2.unit_key, marker=q2.marker)
+
+    def _listed(self, nums, quantities, i) -> Quantity | None:
+        """"8.68, 1.43 and 1.06 minutes": each number of a list takes the quantity written after the last;
+        a year (2019, 64 chips) is no member."""
+        if _year_like(nums[i], self.text):
+            return None
+        forms = {c.lower() for c in self.lang.coordinators} | {","}
+        j = i
+        while j + 1 < len(nums):
+            gap = self.text[nums[j].end:nums[j + 1].start].strip().lower()
+            if gap not in forms and not (gap.startswith(",") and gap[1:].strip() in forms):
+                return None
+            j += 1
+            if quantities[j] is not None:
+                q = quantities[j]
+                if q.kind in ("date",) or _year_like(nums[j], self.text):
+                    return None
+                return Quantity(q.kind, q.unit, q.factor, nums[i].end, counted=q.counted, unit_key=q.unit_key,
+                                marker=q.marker, magnitude=q.magnitude)
+            if _year_like(nums[j], self.text):
+                return None
+        return None
+
+    def _range_end(self, nums, quantities, i) -> Quantity | None:
+        """"from 4 GPUs all the way up to 4096", "8 to 4,096": the far end of a range takes the quantity of
+        the near end; the link is no bound of its own (range=True)."""
+        if i == 0 or quantities[i - 1] is None:
+            return None
+        q = quantities[i - 1]
+        gap = self.text[q.end:nums[i].start].strip().lower()
+        if gap not in {link.lower() for link in self.lang.range_links}:
+            return None
+        return Quantity(q.kind, q.unit, q.factor, nums[i].end, counted=q.counted, unit_key=q.unit_key,
+                        marker=q.marker, magnitude=q.magnitude, range_end=True)
+
+    def _elided(self, num: Num, claims: list[Claim]) -> Quantity | None:
+        """A count whose noun is left out, read from the count before it in the sentence: "three of them";
+        "16 records: eight on a per-chip basis and eight in at-scale training"; "all seven"."""
+        lang, text, s1 = self.lang, self.text, self.sent.end
+        if lang.cjk or not num.integer or _year_like(num, text) or num.source not in ("arabic", "word"):
+            return None
+        prior = [c for c in claims if c.kind == "count" and c.end <= num.start]
+        counted = prior[-1].counted if prior else None
+        after = skip_spaces(text, num.end, s1)
+        ana = _match_form(text, after, lang.anaphora, latin=True, end=s1)
+        if ana:
+            return Quantity("count", "count", 1.0, after + len(ana), counted=counted or "other")
+        if not prior:
+            return None
+        back = num.start
+        while back > self.sent.start and text[back - 1] in " \t":
+            back -= 1
+        before = next((f for f in lang.elided_before
+                       if text[max(self.sent.start, back - len(f)):back].lower() == f.lower()
+                       and (not f[-1].isalnum() or back - len(f) <= self.sent.start
+                            or not text[back - len(f) - 1].isalnum())), None)
+        if before is None:
+            return None
+        ends_clause = after >= s1 or text[after] in CLAUSE_STOP or text[after] in ".)"
+        if not (ends_clause or _match_form(text, after, lang.elided_after, latin=True, end=s1)):
+            return None
+        return Quantity("count", "count", 1.0, num.end, counted=counted)
+
     # -- one claim ---------------------------------------------------------------------------
     def _build(self, num: Num, q: Quantity, span_start: int | None = None, of_total: float | None = None) -> Claim:
         lang, text = self.lang, self.text
@@ -305,7 +420,7 @@ class SentenceExtractor:
         bound = num.bound or "exact"
         bound_cue = None
         # bound cue before the number (不到, more than), then a reading cue before that (提高了近2倍)
-        before = self._bound_before(start, q)
+        before = None if q.range_end else self._bound_before(start, q)
         reading_floor = start
         if before is not None:
             bound, bound_cue = before.kind, before.form
@@ -318,6 +433,11 @@ class SentenceExtractor:
         if after is not None and not before and not q.inner_bound:
             bound, bound_cue = after.kind, after.form
             end = after.start + len(after.form)
+        elif not before and not q.inner_bound and q.end > num.end:
+            # "50+ partners", "4,000-plus chips": a sign glued to the number bounds the whole phrase
+            glued = _cue_after(text, num.end, s1, lang.bounds_after, self.latin)
+            if glued is not None and glued.start == num.end and not glued.form[0].isalnum():
+                bound, bound_cue = glued.kind, glued.form
         reading = reading_cue = None
         kind, unit, value = q.kind, q.unit, (num.value + q.add) * q.factor
         if q.kind == "ratio":
@@ -379,10 +499,13 @@ class SentenceExtractor:
             floor = start
             while floor > s0 and text[floor - 1] not in CLAUSE_STOP and start - floor < 16:
                 floor -= 1
+            bounds = self.seg.boundaries
             for pos in range(floor, start):
                 for kind in order:
                     for form in lang.bounds_before.get(kind, ()):
-                        if text.startswith(form, pos) and not form.isascii():
+                        # a whole word only: 超 in 超算 (supercomputer) is no "more than"
+                        if text.startswith(form, pos) and not form.isascii() and (
+                                not bounds or (pos in bounds and pos + len(form) in bounds)):
                             return _Cue(kind, form, pos)
         return None
 
@@ -414,28 +537,41 @@ class SentenceExtractor:
         )
 
 
+def _year_like(num: Num, text: str) -> bool:
+    """2019 in "In 2019, 64 chips...": a four-digit whole number that could be a year joins no list."""
+    return (num.source == "arabic" and num.integer and 1900 <= num.value <= 2100
+            and "," not in text[num.start:num.end])
+
+
 def _scaled(x, factor):
     return None if x is None else float(f"{x * factor:.12g}")
 
 
-_YEAR = re.compile(r"(\d{4})")
+_YM = re.compile(r"(\d{4})(?:-(\d{2}))?")
 
 
 def article_year(meta: dict) -> int | None:
-    raw = meta.get("date") if meta else None
-    m = _YEAR.search(str(raw)) if raw else None
-    return int(m.group(1)) if m else None
+    """The year of the article's date: its sidecar's, else the one its date line gives (`date_text`)."""
+    return _article_date(meta)[0]
+
+
+def _article_date(meta: dict) -> tuple[int | None, int | None]:
+    raw = next((meta[k] for k in (*META_DATE_KEYS, "date_text") if meta.get(k)), None) if meta else None
+    m = _YM.search(str(raw)) if raw else None
+    if not m:
+        return None, None
+    return int(m.group(1)), (int(m.group(2)) if m.group(2) else None)
 
 
 def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Claim]:
     """Every numeric claim of a segmented article, in document order."""
     settings = settings or Settings()
     langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
-    year = article_year(seg.article.meta)
+    year, month = _article_date(seg.article.meta)
     out: list[Claim] = []
     scan = ArticleScan(seg.analysis)
     for sent in seg.sentences:
-        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan).run())
+        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan, month).run())
     return out
 
 

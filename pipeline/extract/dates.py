@@ -56,8 +56,20 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         out.append(("dmy", re.compile(rf"(?i)\b(?P<d>\d{{1,2}})\s+(?P<mn>{malt})\.?,?\s+(?P<y>\d{{4}})\b")))
         out.append(("my", re.compile(rf"(?i)\b(?P<mn>{malt})\.?,?\s+(?:of\s+)?(?P<y>\d{{4}})\b")))
         out.append(("rel", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?P<rel>{rel_alt})\b")))
+        # "last December": the latest such month before the article's date
+        last = sorted(d.get("last_month") or [], key=len, reverse=True)
+        lalt = "|".join(re.escape(w) for w in last) or r"(?!x)x"
+        out.append(("last_m", re.compile(rf"(?i)\b(?P<last>{lalt})\s+(?P<mn>{malt})\b(?!\s+\d)")))
         out.append(("follow", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?:of\s+)?(?P<follow>{follow_alt})\b")))
-        out.append(("cue_y", re.compile(rf"(?i)\b(?:{calt})\s+(?P<y>\d{{4}})\b(?!\s*(?:%|percent))")))
+        # a year is no count: "built from 2048 chips", "in 2048-GPU runs"
+        counted = sorted({*lang.nouns, *lang.units}, key=len, reverse=True)
+        nalt = "|".join(re.escape(f) for f in counted if f.isascii() and f[:1].isalpha()) or r"(?!x)x"
+        events = sorted(d.get("event_nouns") or [], key=len, reverse=True)
+        ealt = "|".join(re.escape(e) for e in events) or r"(?!x)x"
+        out.append(("event_y", re.compile(
+            rf"(?<![\d,.])(?P<y>\d{{4}})\s+(?:[A-Z][\w-]*\s+)?(?=(?i:{ealt})\b)")))
+        out.append(("cue_y", re.compile(
+            rf"(?i)\b(?:{calt})\s+(?P<y>\d{{4}})\b(?!\s*(?:%|percent)|-|\s+(?:\S+\s+)?(?:{nalt})\b)")))
     lang.cache[key] = out
     return out
 
@@ -74,13 +86,15 @@ def _num(s: str | None, lang: Language) -> int | None:
 
 
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None,
-               patterns: list[tuple[str, re.Pattern[str]]] | None = None) -> list[DateMatch]:
+               patterns: list[tuple[str, re.Pattern[str]]] | None = None,
+               article_month: int | None = None) -> list[DateMatch]:
     """Dates in `text` (at article offset `offset`).  `patterns`: date_patterns(lang), or the ones of them
     that may match the article at all (see claims.ArticleScan)."""
     d = lang.dates
     # every date pattern needs a digit, or (Chinese) a year/month word
     if not any(map(str.isdigit, text)) and not (
-            lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)):
+            lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)) and not (
+            article_year and any(w in text.lower() for w in d.get("last_month") or ())):  # last December
         return []
     lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
     months = cached(lang, "date_months", lambda: {k.lower(): v for k, v in (d.get("months") or {}).items()})
@@ -94,8 +108,8 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             continue
         for m in with_first_chars(rx).finditer(text):
             s, e = m.start(), m.end()
-            if name == "cue_y":
-                s = m.start("y")
+            if name in ("cue_y", "event_y"):
+                s, e = m.start("y"), m.end("y")
             if any(a < e and s < b for a, b in taken):
                 continue
             g = m.groupdict()
@@ -109,6 +123,11 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                     continue
                 year = int(max(prior, key=lambda x: x.start).iso[:4]) + 1
             month = months.get((g.get("mn") or "").lower()) if g.get("mn") else _num(g.get("m"), lang)
+            if g.get("last") is not None:
+                # the month most recently past: this year's when it is before the article's month
+                if article_year is None or month is None:
+                    continue
+                year = article_year if article_month and month < article_month else article_year - 1
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:
                 continue
@@ -131,14 +150,23 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     return found
 
 
-def article_date(claims: list, text: str, window: int = 600) -> str | None:
-    """The date an article gives for itself when no sidecar does: the first date written to the month or
-    the day in its opening lines (a date line, a byline, "published on July 10, 2019", "2021-05-19" in an
-    editor's note), as ISO text.  A year alone is no date line ("back in 2015")."""
+def dated_line(sentences, text: str, langs: dict, window: int = 600) -> tuple[str, str] | None:
+    """The date an article gives for itself when no sidecar does, read before any claim: the first date
+    written to the month or the day in its opening lines (a date line, a byline, "Published July 6, 2021",
+    "发布于 2020-07-31", "2021-05-19" in an editor's note), as (ISO text, the line it stands on).  Date
+    lines are no claims (not_claims), so this reads the sentences' text itself."""
     head = min(len(text), max(window, len(text) // 8))
-    for c in sorted(claims, key=lambda c: c.start):
-        if c.start >= head:
+    for sent in sentences:
+        if sent.start >= head:
             break
-        if c.kind == "date" and isinstance(c.value, str) and len(c.value) >= 7 and c.value[:4].isdigit():
-            return c.value
+        codes = [sent.lang] + [c for c in langs if c != sent.lang]
+        hits = []
+        for code in codes:
+            hits += find_dates(sent.text, sent.start, langs[code])
+        for d in sorted(hits, key=lambda d: d.start):
+            if len(d.iso) >= 7 and d.iso[:4].isdigit():
+                line_start = text.rfind("\n", 0, d.start) + 1
+                line_end = text.find("\n", d.start)
+                line = text[line_start: line_end if line_end >= 0 else len(text)].strip()
+                return d.iso, line[:120]
     return None

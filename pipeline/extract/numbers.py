@@ -117,7 +117,8 @@ def _word_regex(lang: Language) -> re.Pattern[str]:
     key = "word_numeral_re"
     if key not in lang.cache:
         forms = _longest(list(lang.words) + list(lang.scales))
-        alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
+        # "three quarters" is also written "three-quarter"
+        alt = "|".join(re.escape(f).replace(r"\ ", r"[\s-]+") for f in forms)
         piece = f"(?:{alt})"
         # "threefold": a number word may run straight into -fold
         lang.cache[key] = (re.compile(rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*(?:\b|(?=fold\b))")
@@ -252,6 +253,7 @@ def words_value(phrase: str, lang: Language) -> float | None:
     total = current = 0.0
     i = 0
     seen = False
+    big = False  # the last word was a scale of a thousand or more, closing a group
     while i < len(parts):
         # two-word forms first (a dozen, half a)
         two = " ".join(parts[i:i + 2])
@@ -259,6 +261,7 @@ def words_value(phrase: str, lang: Language) -> float | None:
             current += lang.words[two]
             i += 2
             seen = True
+            big = False
             continue
         word = parts[i]
         if word == "and":
@@ -266,14 +269,19 @@ def words_value(phrase: str, lang: Language) -> float | None:
             continue
         if word in lang.scales:
             scale = lang.scales[word]
-            current = (current or 1.0) * scale
-            if scale >= 1000:
-                total += current
-                current = 0.0
+            if big and current == 0:
+                total *= scale  # stacked scales: "a billion billion" is 10^18, "a thousand million" 10^9
+            else:
+                current = (current or 1.0) * scale
+                if scale >= 1000:
+                    total += current
+                    current = 0.0
+            big = scale >= 1000
             seen = True
         elif word in lang.words:
             current += lang.words[word]
             seen = True
+            big = False
         else:
             return None
         i += 1
@@ -292,6 +300,39 @@ def _words(text: str, offset: int, lang: Language) -> list[Num]:
         out.append(Num(offset + m.start(), offset + m.end(), value, 1.0 if value >= 1 else 0.5,
                        float(value).is_integer(), "word"))
     return out
+
+
+def _exponents(text: str, offset: int, lang: Language) -> list[Num]:
+    """Powers written out: 10^18, 1e18, 10的18次方, "10 to the 18th power".  The lexicon's patterns name
+    the mantissa `m` (default 1), the base `b` (default 10) and the exponent `e`."""
+    out = []
+    for rx in lang.exponents:
+        for m in rx.finditer(text):
+            g = m.groupdict()
+            exp = _small_int(g.get("e"), lang)
+            if exp is None or exp > 300:
+                continue
+            mantissa = float(g["m"]) if g.get("m") else 1.0
+            base = float(g["b"]) if g.get("b") else 10.0
+            value = mantissa * base ** exp
+            step = base ** max(exp - _decimals(g.get("m") or ""), 0)  # 1.1e18 is written to 1e17
+            out.append(Num(offset + m.start(), offset + m.end(), value, step, True, "exponent"))
+    return out
+
+
+def _dimensions(text: str, offset: int, lang: Language) -> list[Num]:
+    """Square sizes: 19×19, 256×256 (the side)."""
+    return [Num(offset + m.start(), offset + m.end(), float(m.group("n")), 1.0, True, "dimension")
+            for rx in lang.dimensions for m in rx.finditer(text)]
+
+
+def _small_int(s: str | None, lang: Language) -> int | None:
+    if not s:
+        return None
+    if s.isdigit():
+        return int(s)
+    parsed = parse_cjk(s, lang) if lang.digits else None
+    return int(parsed[0]) if parsed and float(parsed[0]).is_integer() else None
 
 
 def _regex_of(lang: Language, key: str, forms, word: bool) -> re.Pattern[str] | None:
@@ -319,7 +360,7 @@ def _implicit(text: str, offset: int, lang: Language) -> list[Num]:
     return out
 
 
-def _before_unit(text: str, end: int, lang: Language, kinds: tuple[str, ...] = ("duration",)) -> bool:
+def _before_unit(text: str, end: int, lang: Language, kinds: tuple[str, ...] = ("duration", "compute")) -> bool:
     """Whether a unit of one of `kinds` (or a magnitude word) follows `end`, spaces allowed."""
     q = end
     while q < len(text) and text[q] == " ":
@@ -334,7 +375,7 @@ def _before_unit(text: str, end: int, lang: Language, kinds: tuple[str, ...] = (
 
 
 def _indefinite_and_half(text: str, offset: int, lang: Language) -> list[Num]:
-    """"a week", "an order of magnitude" (one); 半分钟, 半小时 (one half)."""
+    """"a week", "an exaflop", "an order of magnitude" (one); 半分钟, 半小时 (one half)."""
     out = []
     rx = _regex_of(lang, "indefinite_re", lang.indefinite, True)
     if rx is not None:
@@ -365,7 +406,8 @@ def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
 def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
     """All numbers in `text` (a sentence of the analysis text starting at article offset `offset`),
     non-overlapping, in order.  Vague phrases win over the numerals inside them."""
-    found = _implicit(text, offset, lang) + _vague(text, offset, lang)
+    found = (_implicit(text, offset, lang) + _vague(text, offset, lang) + _exponents(text, offset, lang)
+             + _dimensions(text, offset, lang))
     taken = [(n.start, n.end) for n in found]
     for n in _arabic(text, offset, lang):
         if not any(a < n.end and n.start < b for a, b in taken):

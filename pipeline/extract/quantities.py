@@ -32,6 +32,7 @@ class Quantity:
     add: float = 0.0  # 一个半小时, a minute and a half: half a unit more
     prefix: bool = False  # the unit was written before the number (百分之九十, $10 million)
     compound: bool = False  # a hyphenated compound (eight-socket): what it counts is named, if not known
+    range_end: bool = False  # the far end of a range ("from 4 GPUs up to 4096"): its link is no bound
 
 
 def skip_spaces(text: str, pos: int, limit: int) -> int:
@@ -111,6 +112,8 @@ class Reader:
 
     def _quantity(self, num: Num) -> Quantity | None:
         lang = self.lang
+        if num.source == "dimension":  # 19×19: a size, whatever follows
+            return Quantity("other", "count", 1.0, num.end, counted="dimension")
         if num.source == "implicit":
             return Quantity("ratio", "x", 1.0, num.end, marker=self.text[num.start:num.end],
                             reading_after=("times_as", self.text[num.start:num.end]))
@@ -150,9 +153,12 @@ class Reader:
         cls = None
         add = 0.0
         if u is None and lang.classifiers:
+            at = p
             cls = self.match(p, lang.classifiers)
+            if cls is None and p_in != p:  # 100多个PFLOPS: the classifier after an inner bound
+                at, cls = p_in, self.match(p_in, lang.classifiers)
             if cls:
-                q = p + len(cls)
+                q = at + len(cls)
                 inner2 = self.inner_at(q)
                 if inner2:
                     q += len(inner2[1])
@@ -161,7 +167,8 @@ class Reader:
                 if half:
                     q += len(half)
                 u2 = self.unit_at(skip_spaces(self.text, q, self.s1))
-                if u2 and u2[1].kind == "duration":
+                # 三个多星期, 一个半小时, 100多个PFLOPS: the classifier stands before a unit
+                if u2 and u2[1].kind in ("duration", "compute"):
                     u = u2
                     p_in = skip_spaces(self.text, q, self.s1)
                     add = 0.5 if half else 0.0
@@ -170,10 +177,14 @@ class Reader:
             comp = self.match(p_in, self.compound_forms)
             if comp:
                 nxt = skip_spaces(self.text, p_in + len(comp), self.s1)
+                unit = lang.compound_units[comp]
                 if nxt in self.num_starts:
-                    unit = lang.compound_units[comp]
                     return Quantity(unit.kind, unit.unit, unit.factor, p_in + len(comp), marker=comp,
                                     unit_key=unit.key)
+                half = self.match(p_in + len(comp), lang.half_after)
+                if half:  # 十三分半钟, 两分半: the short unit with a half after it
+                    return Quantity(unit.kind, unit.unit, unit.factor, p_in + len(comp) + len(half),
+                                    marker=comp, unit_key=unit.key, add=0.5)
         if u is not None:
             form, unit = u
             end = p_in + len(form)
@@ -213,9 +224,19 @@ class Reader:
                     noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
             return Quantity("count", "count", 1.0, end, counted=noun or "other",
                             inner_bound=inner[0] if inner else None, classifier=cls)
-        if num.source == "arabic" and num.integer and num.step == 1 and 1900 <= num.value <= 2100 and (
-                "," not in self.text[num.start:num.end]):
-            return None  # a year before a name (2020 AI 开发者大会) counts nothing
+        year_like = num.source == "arabic" and num.integer and num.step == 1 and 1900 <= num.value <= 2100 and (
+            "," not in self.text[num.start:num.end])
+        if year_like:
+            # a year before a name (2020 AI 开发者大会) counts nothing; "2048 chips", "2048-chip" count chips
+            if lang.cjk:
+                return None
+            own = self.match(p_in, self.noun_forms) if hyphen else None
+            if own:
+                return Quantity("count", "count", 1.0, p_in + len(own), counted=self._counted(own))
+            noun, nstart, nend = (None, -1, -1) if hyphen else self.noun_after(p_in)
+            if noun:
+                return Quantity("count", "count", 1.0, nend, counted=noun, inner_bound=inner[0] if inner else None)
+            return None
         if hyphen:
             # a hyphenated compound counts its own word: "8-GPU server" GPUs, "32-socket cluster" sockets
             word_end = p_in
@@ -334,6 +355,7 @@ class Reader:
         limit = min(self.s1, pos + lang.noun_window)
         q = pos
         unknown = False
+        modified: str | None = None  # what a modifier says is counted ("top results" are records)
         while q < limit:
             ch = self.text[q]
             if ch in PUNCT_STOP:
@@ -352,7 +374,10 @@ class Reader:
                     if not more or (self.lang.cjk and self.boundaries and not self._whole_word(nxt, nxt + len(more))):
                         break
                     q, noun = nxt, more
-                return self._counted(noun), q, q + len(noun)
+                counted = self._counted(noun)
+                if modified and counted == "submission":
+                    counted = modified
+                return counted, q, q + len(noun)
             if direct and not ch.isspace():
                 # Chinese without a classifier: the noun must follow at once (4096 TPU芯片, 数以亿计的用户)
                 if not (ch.isascii() and ch.isalnum()) and not (q == pos and ch in lang.noun_joiners):
@@ -367,6 +392,7 @@ class Reader:
                         self.text[wend] not in PUNCT_STOP):
                     wend += 1
                 word = self.text[q:wend]
+                modified = lang.counted_by_modifier.get(word.lower(), modified)
                 if not (any(c.isupper() or c.isdigit() for c in word) or word.lower() in lang.modifiers):
                     # one plain word may qualify the noun (six application areas), not two
                     if unknown:

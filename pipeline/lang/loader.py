@@ -28,7 +28,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "mixed_with": None,
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
-        "vague", "half", "words", "indefinite", "half_after", "compound_joiners",
+        "vague", "half", "words", "indefinite", "half_after", "compound_joiners", "exponents",
+        "dimensions", "either_or",
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
@@ -36,13 +37,15 @@ SCHEMA: dict[str, set[str] | None] = {
               "occurrence_markers", "possessive"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
-               "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers"},
+               "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
+               "anaphora", "elided_after", "elided_before", "counted_by_modifier", "range_links"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
-              "relative_years", "following_year"},
+              "relative_years", "following_year", "publication_cues", "event_nouns",
+              "last_month"},
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
-              "past", "definition", "likeness"},
+              "past", "definition", "likeness", "per_unit"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "fastest", "single", "emphatic", "wins", "at_scale",
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
@@ -81,6 +84,9 @@ class Language:
     words: dict[str, float]
     indefinite: tuple[str, ...]
     half_after: tuple[str, ...]
+    exponents: tuple[re.Pattern[str], ...]  # 10^18, 1e18, 10的18次方: groups m (mantissa), b (base), e
+    dimensions: tuple[re.Pattern[str], ...]  # 19×19 boards, 256×256 matrices: group n, the side
+    either_or: tuple[str, ...]  # "one or two minutes": a number or the next one up, one vague quantity
     compound_joiners: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
@@ -109,6 +115,12 @@ class Language:
     modifiers: frozenset[str]
     noun_joiners: tuple[str, ...]
     verb_markers: tuple[str, ...]
+    # a count whose noun is left out: "three of them", "16 records: eight on ... and eight in ..."
+    anaphora: tuple[str, ...]
+    elided_after: tuple[str, ...]
+    elided_before: tuple[str, ...]
+    counted_by_modifier: dict[str, str]  # "three top results": a top result is a record
+    range_links: tuple[str, ...]  # "from 4 GPUs all the way up to 4096": the end of a range, not a bound
     dates: dict[str, Any]
     not_claims: dict[str, re.Pattern[str]]
     terminators: tuple[str, ...]
@@ -139,13 +151,14 @@ def _check_keys(path: Path, data: dict[str, Any]) -> None:
                     raise DataFileError(path, f"unknown key in section {key!r}", f"{key}.{sub}")
 
 
-def _compile_patterns(path: Path, section: dict[str, str] | None, prefix: str) -> dict[str, re.Pattern[str]]:
+def _compile_patterns(path: Path, section: dict[str, str] | None, prefix: str,
+                      where: str = "not_claims") -> dict[str, re.Pattern[str]]:
     out: dict[str, re.Pattern[str]] = {}
     for name, pattern in (section or {}).items():
         try:
             out[f"{prefix}{name}"] = re.compile(pattern)
         except re.error as exc:
-            raise DataFileError(path, f"broken pattern: {exc}", f"not_claims.{name}") from exc
+            raise DataFileError(path, f"broken pattern: {exc}", f"{where}.{name}") from exc
     return out
 
 
@@ -237,6 +250,11 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         words={str(k).lower(): float(v) for k, v in (num.get("words") or {}).items()},
         indefinite=tuple(num.get("indefinite") or ()),
         half_after=_longest_first(num.get("half_after") or []),
+        exponents=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("exponents") or [])},
+                                          "", "numerals.exponents").values()),
+        either_or=tuple(str(w) for w in num.get("either_or") or ()),
+        dimensions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("dimensions") or [])},
+                                           "", "numerals.dimensions").values()),
         compound_joiners=tuple(num.get("compound_joiners") or ()),
         units=_units(path, units, {k: v for k, v in (data.get("units") or {}).items() if k != "compound"}, "units"),
         prefix_units={str(k): units[v] for k, v in (data.get("prefix_units") or {}).items()},
@@ -265,6 +283,11 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         modifiers=frozenset(str(m).lower() for m in cnt.get("modifiers") or []),
         noun_joiners=tuple(cnt.get("noun_joiners") or ()),
         verb_markers=tuple(str(m) for m in cnt.get("verb_markers") or ()),
+        anaphora=_longest_first(cnt.get("anaphora") or []),
+        elided_after=_longest_first(cnt.get("elided_after") or []),
+        elided_before=_longest_first(cnt.get("elided_before") or []),
+        counted_by_modifier={str(k).lower(): str(v) for k, v in (cnt.get("counted_by_modifier") or {}).items()},
+        range_links=_longest_first(cnt.get("range_links") or []),
         dates=dict(data.get("dates") or {}),
         not_claims=not_claims,
         terminators=tuple(sents.get("terminators") or ()),
@@ -304,6 +327,8 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         nouns=_merged(own.nouns, other.nouns),
         ratio_markers=_longest_first(own.ratio_markers + other.ratio_markers),
         magnitude_words=_longest_first(own.magnitude_words + other.magnitude_words),
+        exponents=own.exponents + tuple(p for p in other.exponents if p not in own.exponents),
+        dimensions=own.dimensions + tuple(p for p in other.dimensions if p not in own.dimensions),
         reading_after=_merged_forms(own.reading_after, other.reading_after),
         percent_increase=_longest_first(own.percent_increase + other.percent_increase),
         bounds_before=_merged_forms(own.bounds_before, other.bounds_before),

@@ -47,6 +47,9 @@ ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 Ner = Callable[[str], list[Mention]]
 
 
+# support level of an entity the words never state (see _support, inferred)
+INFERRED = 5
+
 @dataclass
 class _Sent:
     s: Sentence
@@ -154,6 +157,8 @@ class _Article:
                                         head_end=self._head_end(s) if segmented else None)
             self.order.append(s.index)
         self._blocks()
+        self.org_chips = self._org_chips()
+        self.topic_org = self._topic_org()
         self.round = self._article_round(meta, claims)
         self._date_rounds(claims, meta)
         for c in claims:
@@ -354,6 +359,9 @@ class _Article:
                 chosen[t] = pick
         self._adjust(st, claim, clause, ok, chosen)
         self._respectively(st, claim, ok, chosen)
+        if "org" not in chosen and "org" not in ignore and self.topic_org and claim.counted not in self.rules.orgless:
+            # the org a story is about, where the words name none: shown, never a frame (INFERRED)
+            chosen["org"] = (self.topic_org, INFERRED)
         if "round" not in ignore and "round" not in chosen:
             chosen["round"] = (self.round, 4)
         levels: dict[str, int] = {}
@@ -361,6 +369,11 @@ class _Article:
         described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
                         for m in pool)
         values = infer.remap_description(self.kb, values, described)
+        if "accelerator" not in ignore and not values.get("accelerator") and values.get("org"):
+            chip = self._org_chip(values["org"], values.get("round"))
+            if chip:
+                values["accelerator"] = chip
+                levels["accelerator"] = INFERRED
         values.update({t: None for t in ignore if t in values})  # nor implied by what was found
         rule = frames.refine_metric(rule, claim, values, self.rules)
         ents = Entities(**{t: values.get(t) for t in ENTITY_TYPES})
@@ -370,11 +383,55 @@ class _Article:
         return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared,
                       support=support)
 
+    def _org_chips(self) -> dict[str, set[str]]:
+        """The chips the article names, by the org that makes or entered them: the chip a story is about
+        is often named once ("built from 4096 TPU v3 chips") and then left unsaid."""
+        out: dict[str, set[str]] = {}
+        for st in self.sents.values():
+            for m in st.mentions:
+                entry = self.kb.get("accelerator", m.id) if m.type == "accelerator" else None
+                if entry is None or entry.generic or m.confidence < self.rules.min_confidence:
+                    continue
+                for org in {entry.attr("org"), *(entry.attr("submitters") or [])} - {None}:
+                    out.setdefault(str(org), set()).add(entry.id)
+        return out
+
+    def _topic_org(self) -> str | None:
+        """The org a story is about: the one its headline (first sentence) names alone, else the one that
+        has most of its org mentions (at least half of them)."""
+        orgs = [(st.s.index, m.id) for st in self.sents.values() for m in st.mentions
+                if m.type == "org" and m.id and m.confidence >= self.rules.min_confidence]
+        if not orgs:
+            return None
+        first = self.order[0] if self.order else None
+        head = {o for i, o in orgs if i == first}
+        if len(head) == 1:
+            return next(iter(head))
+        counts: dict[str, int] = {}
+        for _, o in orgs:
+            counts[o] = counts.get(o, 0) + 1
+        ranked = sorted(counts.values(), reverse=True)
+        top = max(counts, key=lambda o: counts[o])
+        # the clear favourite: at least half of the mentions, and more than any other org
+        return top if counts[top] * 2 >= len(orgs) and (len(ranked) == 1 or ranked[0] > ranked[1]) else None
+
+    def _org_chip(self, org: str, rnd: str | None) -> str | None:
+        """The chip of a claim that names an org and no chip: the one chip of that org the article names,
+        else the chip the org's results of the round were about (KB `featured`)."""
+        named = self.org_chips.get(org) or set()
+        if len(named) == 1:
+            return next(iter(named))
+        if named:
+            return None  # the article names several of the org's chips: which one is not said
+        entry = self.kb.get("org", org)
+        return entry.attr("featured", rnd) if entry is not None and rnd else None
+
     def _support(self, st: _Sent, claim: Claim, region: frames.Region | None, ok: list[Mention],
                  values: dict[str, str | None], levels: dict[str, int], ignore: set[str]
                  ) -> dict[str, tuple[int, tuple[str, ...]]]:
         """For each entity type: how near the words that named it are (0 the claim's clause, 1 its
-        sentence, 2 the sentence before, 3 further back, 4 the article's default, 9 nothing) and the other
+        sentence, 2 the sentence before, 3 further back, 4 the article's default, 5 inferred (INFERRED: what
+        the words never say, such as the chip an org's results were about), 9 nothing) and the other
         ids of the type the sentence names that the claim could be about (its rivals).  Mentions in a
         baseline (of another claim's comparison), or in a contrasting clause with claims of its own, are
         no rivals."""
@@ -580,6 +637,12 @@ def article_round(kb: KnowledgeBase, meta: dict[str, Any], doc: str, named: Sequ
 
 def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+def inferred(claim: Claim) -> tuple[str, ...]:
+    """The entity types of a claim that were inferred, not named (level INFERRED): the output shows them,
+    but no frame of a verdict may rest on them."""
+    return tuple(t for t, (level, _) in (claim.support or {}).items() if level == INFERRED)
 
 
 def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: dict[str, Any],

@@ -41,7 +41,8 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
                "generic", "family", "fuzzy", "note"}
 # attribute -> the entity type its value(s) must be ids of (None: a plain value)
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
-    "org": {"submitter": None},
+    # featured: the chip an org's results of a round were about, when the text names none (by_round)
+    "org": {"submitter": None, "featured": "accelerator", "by_round": None},
     "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
                "instance_of": "system"},

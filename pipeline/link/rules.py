@@ -31,7 +31,7 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
-            "list_heads", "ago"}
+            "list_heads", "ago", "orgless"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -75,6 +75,7 @@ class Linking:
     count_accelerator: frozenset[str]
     count_window: int
     carry_types: tuple[str, ...]
+    orgless: frozenset[str]  # what a count counts when it is about no one org (companies, countries...)
     cues: dict[str, frozenset[str]]  # phrase (as written) -> cue keys
     paired: dict[str, frozenset[str]]  # lowercased opener -> lowercased closers
     cue_veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # lowercased cue -> (before, after)
@@ -215,6 +216,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
         count_window=int(data.get("count_window", 14)),
         carry_types=_types(path, data.get("carry_types"), "carry_types", kb_types),
+        orgless=frozenset(_strs(path, data.get("orgless"), "orgless")),
         cues={k: frozenset(v) for k, v in cues.items()},
         paired=paired,
         cue_veto=veto,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pipeline.lang.loader import load_language
 from pipeline.link import recognize
-from pipeline.link.attach import SPECIFIC, article_round
+from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
@@ -110,6 +112,11 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
 
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
+    # an entity the linker inferred (the chip an org's results were about) is shown, never a frame
+    hidden = {i: inferred(c) for i, c in enumerate(claims) if inferred(c)}
+    shown = {i: claims[i].entities for i in hidden}
+    claims = [evolve(c, entities=replace(c.entities, **{t: None for t in hidden[i]})) if i in hidden else c
+              for i, c in enumerate(claims)]
     scope = out_of_scope(seg, claims, settings)
     mentions = _mentions(seg, kb)
     named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
@@ -132,7 +139,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
         done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
-    return [done[i] for i in range(len(claims))]
+    return [evolve(done[i], entities=shown[i]) if i in shown else done[i] for i in range(len(claims))]
 
 
 def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], ctx: ArticleContext,

@@ -68,10 +68,24 @@ def not_a_result(claim: Claim) -> str | None:
     if has_cue(claim, "hypothetical", section="scope", clause=True):
         return ("It is a hypothetical figure (its clause says what would or could be), not a result: no "
                 "official figure can confirm or contradict it.")
+    if claim.kind == "count" and _rate(claim):
+        return ("It is a count per item (a rate, such as one result per system), while the official tables "
+                "count totals: no official figure decides it.")
     if has_cue(claim, "opinion", section="scope", before_claim=True):
         return ("It is part of an opinion or an estimate its sentence reports, not a result: no official "
                 "figure can confirm or contradict it.")
     return None
+
+
+def _rate(claim: Claim) -> bool:
+    """A per-unit word right after the count ("1 result per system", "two apiece")."""
+    rest = claim.sentence[claim.end - claim.sentence_start:].lstrip().lower()
+    for word in cue_words(claim.lang, "per_unit", section="scope"):
+        w = word.lower()
+        if rest.startswith(w) and (not w[-1].isalpha() or not w.isascii() or len(rest) == len(w)
+                                   or not rest[len(w)].isalpha()):
+            return True
+    return False
 
 
 def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None] | None:

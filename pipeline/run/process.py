@@ -12,9 +12,9 @@ from typing import Any
 
 from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
-from pipeline.extract.dates import article_date
+from pipeline.extract.dates import dated_line
 from pipeline.ingest.read import read_article
-from pipeline.lang.loader import LANG_DIR
+from pipeline.lang.loader import LANG_DIR, LANGUAGES, load_language
 from pipeline.link import link_claims, load_kb
 from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
@@ -130,13 +130,14 @@ class Pipeline:
         """Segment, extract and link one article."""
         seg = segment(article, segmenter=self.settings.segmenter,
                       traditional_threshold=self.settings.traditional_threshold)
-        claims = extract_claims(seg, self.settings)
         if not any(article.meta.get(k) for k in META_DATE_KEYS):
             # most real pages carry their date in their first lines: it dates "去年12月" and the round
-            found = article_date(claims, article.text)
+            langs = {code: load_language(code) for code in LANGUAGES}
+            found = dated_line(seg.sentences, seg.analysis, langs)
             if found:
-                article = replace(article, meta={**article.meta, "date_text": found})
+                article = replace(article, meta={**article.meta, "date_text": found[0], "date_line": found[1]})
                 seg = replace(seg, article=article)
+        claims = extract_claims(seg, self.settings)
         claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims
 
