@@ -247,6 +247,54 @@ def test_what_a_spec_figure_is_of(text, meta, claim_text, verdict, official):
     _check(text, meta, claim_text, verdict, official)
 
 
+# -- what a count, a date or a ratio is of, read from its own words (issue #16) -------------------------
+D10_0706 = {"round": "training-v1.0", "date": "2021-07-06"}
+OWN_WORDS = [
+    # benchmarks someone did not enter
+    ("In MLPerf Training v0.6, Google skipped one of the six benchmarks.", V06, "one of the six benchmarks",
+     "supported", 1),
+    ("在 MLPerf Training v0.6 中，谷歌只缺席了六项中的一项。", V06, "六项中的一项", "supported", 1),
+    ("In MLPerf Training v0.6, Google skipped three of the six benchmarks.", V06, "three of the six benchmarks",
+     "contradicted", 1),
+    # a count per item is a rate, not the total a table counts
+    ("In MLPerf Training v1.0 Graphcore submitted 4 results on 4 systems, which means 1 result per system.", V10,
+     "1 result", "unverifiable", None),
+    # the submitters on a chip, and "partners" leaves out its maker
+    ("In MLPerf Training v1.0, NVIDIA and seven partners submitted on A100-based systems.", V10, "seven partners",
+     "supported", 7),
+    # a date goes with the event word nearest it, not the first of its sentence
+    ("MLPerf 今年 5 月才推出训练基准，12 月 12 日便公布了首批成绩。", {"round": "training-v0.5", "date": "2018-12-20"},
+     "12 月 12 日", "supported", None),
+    # one machine of each product, in the same round
+    ("In MLPerf Training v0.6 a single DGX-2H is more than twice as fast as a DGX-1 on ResNet-50.", V06,
+     "more than twice", "supported", 2.185),
+    # the same machine then and now
+    ("On a DGX A100, Mask R-CNN now runs about 60% faster than it did in v0.7.", V10, "about 60% faster",
+     "supported", 1.63),
+    # "since last year" is the baseline of a ratio, not its round
+    ("MLCommons puts the gain in the best results since last year at up to 2.1 times.", V10, "up to 2.1 times",
+     "supported", 2.1),
+    # an apposition restates the figure before it
+    ("A TPU v4 pod is rated at more than an exaflop, a billion billion operations per second.", V10,
+     "a billion billion operations per second", "supported", None),
+    # a round taken from another clause has that clause's other round as a rival reading
+    ("本轮结果距去年12月首轮公布仅七个月，共有五家机构提交成绩。", {"round": "training-v0.6", "date": "2019-07-12"},
+     "五家机构", "supported", 5),
+    # a benchmark written after a semicolon, in a clause with claims of its own, is theirs
+    ("英伟达的 Selene 最多用到 2048 块 A100；MiniGo 用时十七分钟出头。", V07, "最多用到 2048 块 A100", "supported",
+     2048),
+    # "the opening round", "last summer": the round that words name
+    ("In that opening round the fastest ResNet-50 run took 6.24 minutes.", D10_0706, "6.24 minutes", "supported",
+     374.5),
+    ("Last summer the field widened to nine organizations.", D10_0706, "nine organizations", "supported", 9),
+]
+
+
+@pytest.mark.parametrize("text, meta, claim_text, verdict, official", OWN_WORDS, ids=[r[2] for r in OWN_WORDS])
+def test_what_a_figure_is_of_by_its_own_words(text, meta, claim_text, verdict, official):
+    _check(text, meta, claim_text, verdict, official)
+
+
 # -- the policy itself -----------------------------------------------------------------------------
 def test_a_claim_whose_subject_is_open_is_never_contradicted():
     """Two companies in one sentence and a count that fits neither: the words do not say whose."""

@@ -100,6 +100,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     months = cached(lang, "date_months", lambda: {k.lower(): v for k, v in (d.get("months") or {}).items()})
     rel_years = cached(lang, "date_relative_years",
                        lambda: {k.lower(): v for k, v in (d.get("relative_years") or {}).items()})
+    last_words = cached(lang, "date_last_month", lambda: {k.lower(): v for k, v in (d.get("last_month") or {}).items()})
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
     view = Text(text)
@@ -124,10 +125,11 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                 year = int(max(prior, key=lambda x: x.start).iso[:4]) + 1
             month = months.get((g.get("mn") or "").lower()) if g.get("mn") else _num(g.get("m"), lang)
             if g.get("last") is not None:
-                # the month most recently past: this year's when it is before the article's month
                 if article_year is None or month is None:
                     continue
-                year = article_year if article_month and month < article_month else article_year - 1
+                how = last_words.get(g["last"].lower())
+                # latest: this year's when it is before the article's month; last_year: the year before's
+                year = article_year if how == "latest" and article_month and month < article_month else article_year - 1
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:
                 continue

@@ -288,6 +288,20 @@ def words_value(phrase: str, lang: Language) -> float | None:
     return total + current if seen else None
 
 
+def _word_step(phrase: str, value: float, lang: Language) -> float:
+    """The precision a number in words is written to: its last scale word ("a billion billion" 10^18,
+    "two million" 10^6, "four thousand ninety-six" 1); a fraction, a half."""
+    if value < 1 or not float(value).is_integer():
+        return 0.5
+    last = re.split(r"[\s-]+", phrase.lower().strip())[-1]
+    if last not in lang.scales:
+        return 1.0
+    step = 1.0
+    while value % (step * 10) == 0 and step * 10 <= value:
+        step *= 10
+    return step
+
+
 def _words(text: str, offset: int, lang: Language) -> list[Num]:
     rx = _word_regex(lang)
     if rx is None:
@@ -297,7 +311,7 @@ def _words(text: str, offset: int, lang: Language) -> list[Num]:
         value = words_value(m.group(0), lang)
         if value is None:
             continue
-        out.append(Num(offset + m.start(), offset + m.end(), value, 1.0 if value >= 1 else 0.5,
+        out.append(Num(offset + m.start(), offset + m.end(), value, _word_step(m.group(0), value, lang),
                        float(value).is_integer(), "word"))
     return out
 

@@ -353,6 +353,13 @@ class _Article:
             pick = self._pick(st, pool, t, clause, claim)
             if pick is None and region is not None and t in self.rules.baseline_shares:
                 pick = self._pick(st, outside, t, clause, claim)
+            if t in self.rules.baseline_shares and region is None and (pick is None or pick[1] >= 1):
+                # "more than twice as fast as a DGX-1 on ResNet-50": what both sides share, named in the
+                # claim's own baseline, beats a name in another clause
+                own = [m for r in st.regions if r.owner == claim.start for m in ok
+                       if m.type == t and m.id and r.start <= m.start and m.end <= r.end]
+                if len({m.id for m in own}) == 1:
+                    pick = (own[0].id, 0)
             if pick is None and t in self.rules.carry_types:
                 pick = self._carry(st, t)
             if pick is not None:
@@ -443,11 +450,15 @@ class _Article:
         for t in ENTITY_TYPES:
             if t in ignore:
                 continue
+            level = levels.get(t, 9) if values.get(t) else 9
+            # a value taken from another clause of the sentence has that clause's other names as rivals
+            # ("本轮结果距去年12月首轮公布仅七个月，共有五家机构提交成绩": 首轮 or 本轮)
+            borrowed = level == 1
             rivals = tuple(dict.fromkeys(
                 m.id for m in by_type.get(t, ()) if m.id != values.get(t)
                 and (st.in_region(m) is None) == (region is None) and not st.contrasted(m, claim)
-                and not st.foreign(m, claim) and st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))))
-            level = levels.get(t, 9) if values.get(t) else 9
+                and (borrowed or not st.foreign(m, claim))
+                and st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))))
             if values.get(t) or rivals:
                 out[t] = (level, rivals)
         return out
@@ -543,8 +554,10 @@ class _Article:
               ) -> tuple[str | None, int] | None:
         # a subject named in another independent clause with claims of its own is theirs; what both sides of
         # a comparison share (the benchmark) is shared by independent clauses too ("ResNet-50: 7.08 分钟；……")
+        # (shared forward only: a benchmark written in a later clause with claims of its own is theirs,
+        # "最多用到2048块A100；MiniGo用时十七分钟出头")
         cands = [m for m in pool if m.type == t and not st.contrasted(m, claim) and not st.aside_of_others(m, claim)
-                 and not (t not in self.rules.baseline_shares and st.separated(m, claim))]
+                 and not ((t not in self.rules.baseline_shares or m.start > claim.end) and st.separated(m, claim))]
         if t in PAIRED_TYPES:
             # "BERT trained in 21.69 minutes and DLRM in 0.99 minutes": each name goes with its own figure
             own = [m for m in cands if st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))]
@@ -553,9 +566,11 @@ class _Article:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
             cands = [m for m in cands if m.how == "date" or not st.foreign(m, claim)]
         if t == "round" and claim.kind == "ratio":
-            # a past date in another clause is the far side of a ratio, not its time
+            # a past date in another clause is the far side of a ratio, not its time; so is "last year" /
+            # 上届 anywhere ("the gain since last year", "比去年快了"): the ratio is of the article's round
             cands = [m for m in cands
-                     if not (m.how == "date" and m.id is None and clause and not frames.inside(m, clause))]
+                     if not (m.how == "date" and m.id is None and clause and not frames.inside(m, clause))
+                     and not (m.how == "relative" and m.id != self.round)]
         if not cands:
             return None
         if t == "accelerator" and claim.kind == "count" and claim.counted in self.rules.count_accelerator:

@@ -363,6 +363,20 @@ def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
                 alternatives=alternatives)
 
 
+def fastest_known(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str,
+                  chips: int | None = None) -> bool:
+    """Whether the fastest time of `fastest_time` is sure: no result that could be faster lacks a score
+    (its logs missing), unless its maker published the time."""
+    unscored = [r for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd, chip_count=chips,
+                                               division=None if org else "closed") if r.seconds is None]
+    if not unscored:
+        return True
+    published = {o for st in ctx.official.statements if st.metric == "train_time"
+                 and bench in st.entity_values("benchmark") and rnd in st.entity_values("round")
+                 for o in st.entity_values("org")}
+    return chips is None and all(r.org in published for r in unscored)
+
+
 def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str,
                  chips: int | None = None) -> tuple[float, str] | None:
     """An org's (anyone's, for None) fastest time on a benchmark in a round (on systems of `chips`, if

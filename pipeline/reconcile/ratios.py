@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 
 from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import (
     ArticleContext,
+    fastest_known,
     fastest_time,
     folded,
     has_cue,
@@ -99,6 +101,10 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return system_size_ratio(claim, ctx)
     org = sub.get("org") or org_of(claim, ctx)
     bench = claim.entities.benchmark
+    products = _product_chips(ctx, sub.get("system")), _product_chips(ctx, base.get("system"))
+    if bench and all(products) and sub.get("system") != base.get("system"):
+        # "a lone DGX-2H is more than twice as fast as a DGX-1 on ResNet-50": one machine of each product
+        return _product_vs_product(claim, ctx, sub, base, bench, products)
     base_org = base.get("org") or _maker(ctx, base.get("accelerator"))
     if bench and base_org and org and base_org != org and sub.get("round") == base.get("round"):
         return _fastest_vs_fastest(claim, ctx, org, sub, base_org, base, bench)
@@ -152,14 +158,49 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
     """"Google trained BERT roughly twice as fast as NVIDIA": two companies' best times, any scale."""
     rnd = sub.get("round") or round_of(claim, ctx)
     # a side that names a machine of one size ("英伟达单台DGX-1") is that machine's time, not the company's best
-    a = fastest_time(ctx, org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system")))
-    b = fastest_time(ctx, base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")))
+    sides = [(org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system"))),
+             (base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")))]
+    a, b = (fastest_time(ctx, *side) for side in sides)
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
     label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s"
     return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
-                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
+                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x",
+                complete=all(fastest_known(ctx, *side) for side in sides))
+
+
+def _product_vs_product(claim: Claim, ctx: ArticleContext, sub: dict, base: dict, bench: str,
+                        chips: tuple) -> Fact | None:
+    rnd_a = sub.get("round") or round_of(claim, ctx)
+    rnd_b = rnd_a if base.pop("round_guessed", False) else (base.get("round") or rnd_a)
+    sides = [(sub.get("org"), sub.get("accelerator"), bench, rnd_a, chips[0], sub.get("system")),
+             (base.get("org"), base.get("accelerator"), bench, rnd_b, chips[1], base.get("system"))]
+    times = []
+    for org, acc, b, rnd, n, system in sides:
+        best = None
+        for r in ctx.official.select(who=org, accelerator=acc, benchmark=b, round=rnd, chip_count=n):
+            if r.seconds is not None and _is_product(ctx, r, system) and (best is None or r.seconds < best[0]):
+                best = (r.seconds, r.record_id)
+        if best is None:
+            return None
+        times.append(best)
+    (a, ida), (b_, idb) = times
+    ratio = b_ / a
+    label = (f"{ctx.name('benchmark', bench)}: one {ctx.name('system', sides[0][5])} ({rnd_a}) against one "
+             f"{ctx.name('system', sides[1][5])} ({rnd_b})")
+    return Fact(round(ratio, 4), ratio, ratio, (ida, idb), label, derivation=f"{b_:.1f} s / {a:.1f} s = {ratio:.2f}x")
+
+
+def _is_product(ctx: ArticleContext, result, system: str | None) -> bool:
+    """Whether a result ran on one machine of that product (its system name names it)."""
+    entry = ctx.kb.get("system", system) if system else None
+    if entry is None:
+        return False
+    name = str(result.system or "").lower().replace("-", "")
+    key = entry.id.lower().replace("-", "")  # dgx-1 -> dgx1 names dgx1_ngc19.05_mxnet, not dgx1_n6
+    return name.startswith(key) and (len(name) == len(key) or name[len(key)] in "_.") and not re.search(
+        r"_n\d", name[len(key):])  # dgx1_n6: six of them
 
 
 def _product_chips(ctx: ArticleContext, system: str | None) -> int | None:
@@ -171,15 +212,22 @@ def _product_chips(ctx: ArticleContext, system: str | None) -> int | None:
 
 def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dict, base: dict,
                     bench: str) -> Fact | None:
-    a = fastest_time(ctx, org, sub.get("accelerator"), bench, sub["round"])
-    b = fastest_time(ctx, org, base.get("accelerator"), bench, base["round"])
+    # "on a DGX A100, Mask R-CNN runs about 60% faster than in v0.7": one machine of that product each round
+    # "on a DGX A100 ... than it did in v0.7": the machine its sentence names, then and now (not at scale)
+    named = (claim.support or {}).get("system", (9,))[0] <= 1 and not has_cue(claim, "at_scale")
+    own = sub.get("system") or (claim.entities.system if named else None)
+    sides = [(org, sub.get("accelerator"), bench, sub["round"], _product_chips(ctx, own)),
+             (org, base.get("accelerator"), bench, base["round"], _product_chips(ctx, base.get("system") or own))]
+    a, b = (fastest_time(ctx, *side) for side in sides)
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
     who = f"{ctx.name('org', org)}'s" if org else "the"
-    label = f"{ctx.name('benchmark', bench)}: {who} fastest time of {sub['round']} against {base['round']}"
+    on = f" on {sides[0][4]} chips" if sides[0][4] else ""
+    label = f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {sub['round']} against {base['round']}"
     return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
-                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x")
+                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x",
+                complete=all(fastest_known(ctx, *side) for side in sides))
 
 
 def _nearby_chips(claim: Claim, ctx: ArticleContext, accs: set) -> set[int]:

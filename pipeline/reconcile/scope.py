@@ -88,6 +88,9 @@ def _rate(claim: Claim) -> bool:
     return False
 
 
+APPOSITION = {",", "，", "—", "–", "(", "（"}
+
+
 def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None] | None:
     """A figure that defines or restates another of its clause ("one TFLOP being 1 trillion floating-point
     operations per second"; 2.7倍，即提高了1.7倍): (verdict, explanation, the other's value), checked
@@ -101,7 +104,12 @@ def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None]
             continue
         a, b = sorted((claim, other), key=lambda c: c.start)
         between = claim.sentence[a.end - claim.sentence_start:b.start - claim.sentence_start].lower()
-        if len(between) > 24 or not any(w in between for w in words) or any(p in between for p in stops):
+        # apposition: "more than an exaflop, a billion billion operations per second" restates the figure
+        # before it; a list ("8.68, 1.43") holds different figures, so only the same figure counts
+        appositive = b is claim and between.strip() in APPOSITION and (a.kind, a.unit) == (b.kind, b.unit) and (
+            overlaps(claim.low, claim.high, other.low, other.high))
+        if not appositive and (len(between) > 24 or not any(w in between for w in words)
+                               or any(p in between for p in stops)):
             continue
         if not isinstance(other.value, (int, float)) or not isinstance(claim.value, (int, float)):
             continue

@@ -123,6 +123,13 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
     if has_cue(claim, "unchanged"):  # "the five benchmarks unchanged since last year": what MLPerf said
         return statement_fact(claim, ctx, "unchanged_benchmarks", ("round",))
+    if claim.entities.org and has_cue(claim, "absent", clause=True):
+        # "只缺席了六项中的一项", "it skipped two of the eight": the benchmarks the org did not enter
+        entered = {r.benchmark for r in ctx.official.select(who=claim.entities.org, round=rnd)}
+        missed = [b for b in ctx.official.benchmarks(rnd) if b not in entered]
+        return Fact(len(missed), len(missed), len(missed), (rnd,),
+                    f"the {round_name(ctx.kb, rnd)} benchmarks {ctx.name('org', claim.entities.org)} did not enter "
+                    f"({names(ctx.kb, 'benchmark', missed) if missed else 'none'})")
     if claim.entities.org:
         leads = ctx.official.leads(claim.entities.org, rnd)
         stated = records_count(claim, ctx)
@@ -210,6 +217,21 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None or not has_cue(claim, "submit"):
         return None  # "dozens of server makers offer A100 servers" is not about the submitters
+    acc = claim.entities.accelerator if (claim.support or {}).get("accelerator", (9,))[0] <= 1 else None
+    if acc:
+        # "NVIDIA and seven partners submitted on A100-based systems": the submitters on that chip, and
+        # "partners" leaves out the chip's maker
+        orgs = sorted({r.org for r in ctx.official.select(round=rnd, accelerator=acc)})
+        entry = ctx.kb.get("accelerator", acc)
+        maker = entry.attr("org") if entry is not None else None
+        if maker in orgs and has_cue(claim, "partners", clause=True):
+            orgs = [o for o in orgs if o != maker]
+            return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
+                        f"on {ctx.name('accelerator', acc)} besides {ctx.name('org', maker)} "
+                        f"({names(ctx.kb, 'org', orgs)})")
+        if orgs:
+            return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
+                        f"on {ctx.name('accelerator', acc)} ({names(ctx.kb, 'org', orgs)})")
     orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
     return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
                 f"({names(ctx.kb, 'org', orgs)})")

@@ -125,9 +125,15 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if not isinstance(claim.value, str) or claim.value.startswith("--"):
         return None
     e = claim.entities.as_dict()
-    for s in ctx.official.statements:
+    # the event whose word stands nearest the date ("今年5月才推出训练基准，12月12日便公布了首批成绩": 12月12日
+    # is when results were published, 5月 when the suite was launched)
+    near = {ev: cue_distance(claim, ev) for ev in set(DATE_EVENTS.values())}
+    order = sorted((ev for ev, d in near.items() if d is not None), key=lambda ev: near[ev])  # type: ignore[arg-type]
+    statements = sorted((s for s in ctx.official.statements if DATE_EVENTS.get(s.metric) in order),
+                        key=lambda s: order.index(DATE_EVENTS[s.metric]))
+    for s in statements:
         event = DATE_EVENTS.get(s.metric)
-        if event is None or not has_cue(claim, event) or not isinstance(s.value, str):
+        if event is None or not isinstance(s.value, str):
             continue
         rounds = s.entity_values("round")
         if rounds and (e.get("round") or ctx.round) not in rounds:
