@@ -287,6 +287,13 @@ OWN_WORDS = [
     ("In that opening round the fastest ResNet-50 run took 6.24 minutes.", D10_0706, "6.24 minutes", "supported",
      374.5),
     ("Last summer the field widened to nine organizations.", D10_0706, "nine organizations", "supported", 9),
+    # a time that shrank: the share of the earlier time that remains
+    ("Since last year the best DLRM time has nearly halved.", V10, "nearly halved", "supported", None),
+    # a table cell takes the round its column's header names
+    ("| Benchmark | v0.7 best (minutes) | v1.0 best (minutes) |\n|---|---|---|\n| DLRM | 1.21 | 0.64 |", V10, "1.21",
+     "supported", 72.49),
+    # the cards of one machine, not the machines
+    ("DLRM 只用了一台 8 卡 DGX A100，耗时 3.33 分钟。", V07, "8 卡", "supported", 8),
 ]
 
 
@@ -299,6 +306,13 @@ def test_what_a_figure_is_of_by_its_own_words(text, meta, claim_text, verdict, o
 def test_a_claim_whose_subject_is_open_is_never_contradicted():
     """Two companies in one sentence and a count that fits neither: the words do not say whose."""
     c = _claim("Google and Nvidia both trained some benchmarks at scale on 3000 chips.", V07, "3000 chips")
+    assert c.verdict != "contradicted", c.explanation
+
+
+def test_a_count_whose_noun_is_left_out_is_never_contradicted():
+    """"sixteen in all" counts what the list's head names; which records, its words do not say."""
+    c = _claim("NVIDIA counts its records both at scale and per chip in MLPerf Training v1.0: eight on a "
+               "per-chip basis, sixteen in all.", V10, "sixteen")
     assert c.verdict != "contradicted", c.explanation
 
 

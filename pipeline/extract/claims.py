@@ -14,7 +14,7 @@ from pipeline.extract.numbers import Num, _match_form, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
 from pipeline.lang.loader import Language, load_language
-from pipeline.records import META_DATE_KEYS, Claim, Sentence
+from pipeline.records import META_DATE_KEYS, Claim, Sentence, evolve
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
@@ -169,6 +169,7 @@ class SentenceExtractor:
         self.article_month = article_month
         self.latin = not lang.cjk
         self.stamps: list = []  # dates that are when a source was published (see _timestamp)
+        self.before: list[Claim] = []  # the claims of the sentence before (a count it may continue)
 
     @cached_property
     def blocked(self) -> Blocked:
@@ -207,7 +208,7 @@ class SentenceExtractor:
                 if q is None:
                     q = self._coordinated(nums, quantities, i) or self._listed(nums, quantities, i)
                 if q is None:
-                    q = self._range_end(nums, quantities, i)
+                    q = self._range_end(nums, quantities, i) or self._table_cell(num)
                 if q is None:
                     q = self._elided(num, claims)
                     elided = q is not None
@@ -223,6 +224,9 @@ class SentenceExtractor:
                         j, num, q = merged
                         consumed.update(range(i + 1, j + 1))
                 claim = self._build(num, q)
+                if elided:
+                    # what it counts is read from another count, not written: no frame is fixed by it
+                    claim = evolve(claim, support={"counted": (1, ())})
             claims.append(claim)
             last_end = claim.end
         claims.sort(key=lambda c: (c.start, c.end))
@@ -353,7 +357,7 @@ class SentenceExtractor:
         a year (2019, 64 chips) is no member."""
         if _year_like(nums[i], self.text):
             return None
-        forms = {c.lower() for c in self.lang.coordinators} | {","}
+        forms = {c.lower() for c in self.lang.coordinators} | {",", "/"}  # "BERT: 0.39 / 0.28 minutes"
         j = i
         while j + 1 < len(nums):
             gap = self.text[nums[j].end:nums[j + 1].start].strip().lower()
@@ -388,27 +392,86 @@ class SentenceExtractor:
         lang, text, s1 = self.lang, self.text, self.sent.end
         if lang.cjk or not num.integer or _year_like(num, text) or num.source not in ("arabic", "word"):
             return None
-        prior = [c for c in claims if c.kind == "count" and c.end <= num.start]
-        counted = prior[-1].counted if prior else None
+        # the count it continues: one before it in the sentence, else the last of the sentence before
+        prior = [c for c in claims if c.kind == "count" and c.end <= num.start] or [
+            c for c in self.before if c.kind == "count"]
+        counted = prior[-1].counted if prior else self._head_noun(num.start)
         after = skip_spaces(text, num.end, s1)
         ana = _match_form(text, after, lang.anaphora, latin=True, end=s1)
         if ana:
             return Quantity("count", "count", 1.0, after + len(ana), counted=counted or "other")
-        if not prior:
+        if not counted:
             return None
         back = num.start
         while back > self.sent.start and text[back - 1] in " \t":
             back -= 1
-        before = next((f for f in lang.elided_before
-                       if text[max(self.sent.start, back - len(f)):back].lower() == f.lower()
-                       and (not f[-1].isalnum() or back - len(f) <= self.sent.start
-                            or not text[back - len(f) - 1].isalnum())), None)
-        if before is None:
+
+        def ends_with(forms: tuple[str, ...]) -> str | None:
+            return next((f for f in forms if text[max(self.sent.start, back - len(f)):back].lower() == f.lower()
+                         and (not f[-1].isalnum() or back - len(f) <= self.sent.start
+                              or not text[back - len(f) - 1].isalnum())), None)
+
+        if ends_with(lang.elided_from):  # "up from nine last July"
+            return Quantity("count", "count", 1.0, num.end, counted=counted)
+        if ends_with(lang.elided_before) is None:
             return None
         ends_clause = after >= s1 or text[after] in CLAUSE_STOP or text[after] in ".)"
         if not (ends_clause or _match_form(text, after, lang.elided_after, latin=True, end=s1)):
             return None
         return Quantity("count", "count", 1.0, num.end, counted=counted)
+
+    def _table_cell(self, num: Num) -> Quantity | None:
+        """A bare number in a Markdown table takes the unit its column's header names
+        ("| v0.7 best (minutes) |" over "| 0.46 |")."""
+        text = self.text
+        ls = text.rfind("\n", 0, num.start) + 1
+        le = text.find("\n", num.end)
+        le = len(text) if le < 0 else le
+        line = text[ls:le]
+        if not line.lstrip().startswith("|") or line.count("|") < 3:
+            return None
+        col = text.count("|", ls, num.start)
+        # the header is the first row of the table's block of pipe lines
+        top = ls
+        while top > 0:
+            prev = text.rfind("\n", 0, top - 1) + 1
+            if not text[prev:top - 1].lstrip().startswith("|"):
+                break
+            top = prev
+        header_end = text.find("\n", top)
+        header = text[top:header_end if header_end >= 0 else len(text)]
+        cells = header.split("|")
+        if top == ls or col >= len(cells):
+            return None
+        cell_start = top + sum(len(c) + 1 for c in cells[:col])
+        cell_end = cell_start + len(cells[col])
+        unit_forms = cached(self.lang, "unit_forms", lambda: tuple(sorted(self.lang.units, key=len, reverse=True)))
+        for pos in range(cell_start, cell_end):
+            if pos > cell_start and text[pos - 1].isalnum():
+                continue
+            m = _match_form(text, pos, unit_forms, latin=self.latin, end=cell_end)
+            if m:
+                unit = self.lang.units.get(m) or next(u for f, u in self.lang.units.items() if f.lower() == m.lower())
+                return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=m, unit_key=unit.key)
+        return None
+
+    def _head_noun(self, pos: int) -> str | None:
+        """The noun of a list's head ("NVIDIA counts its records both at scale and per chip: eight on a
+        per-chip basis, sixteen in all"): the first count noun before the colon that opens the list."""
+        text, s0 = self.text, self.sent.start
+        colon = max(text.rfind(":", s0, pos), text.rfind("：", s0, pos))
+        if colon < 0:
+            return None
+        forms = cached(self.lang, "noun_forms", lambda: tuple(sorted(self.lang.nouns, key=len, reverse=True)))
+        found = None
+        for i in range(s0, colon):
+            if i > s0 and text[i - 1].isalnum():
+                continue
+            m = _match_form(text, i, forms, latin=True, end=colon)
+            if m:
+                found = self.lang.nouns.get(m) or next(v for k, v in self.lang.nouns.items() if k.lower() == m.lower())
+                break
+        return found
 
     # -- one claim ---------------------------------------------------------------------------
     def _build(self, num: Num, q: Quantity, span_start: int | None = None, of_total: float | None = None) -> Claim:
@@ -570,8 +633,12 @@ def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Cla
     year, month = _article_date(seg.article.meta)
     out: list[Claim] = []
     scan = ArticleScan(seg.analysis)
+    before: list[Claim] = []
     for sent in seg.sentences:
-        out.extend(SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan, month).run())
+        extractor = SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan, month)
+        extractor.before = before
+        before = extractor.run()
+        out.extend(before)
     return out
 
 

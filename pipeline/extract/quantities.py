@@ -213,6 +213,11 @@ class Reader:
             noun, nstart, nend = self.noun_after(q)
             if noun and self.text.startswith(lang.verb_markers, nend):
                 noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
+            allowed = lang.classifier_counts.get(cls)
+            if noun == "system" and allowed and noun not in allowed:
+                # "8卡的DGX-1": the cards are counted, the machine named after them is not
+                return Quantity("count", "count", 1.0, q, counted=allowed[0],
+                                inner_bound=inner[0] if inner else None, classifier=cls)
             # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
             end = nend if noun and not self.text[q:nstart].strip() else q
             if noun is None:

@@ -38,7 +38,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
-               "anaphora", "elided_after", "elided_before", "counted_by_modifier", "range_links"},
+               "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year", "publication_cues", "event_nouns",
               "last_month"},
@@ -50,7 +50,7 @@ SCHEMA: dict[str, set[str] | None] = {
              "unchanged", "other", "range", "each", "fastest", "single", "emphatic", "wins", "at_scale",
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
-             "area_reinforcement", "partners", "absent"},
+             "area_reinforcement", "partners", "absent", "shrink"},
     "sentences": {"terminators", "closers"},
     # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
     "cue_veto": None,
@@ -119,6 +119,7 @@ class Language:
     anaphora: tuple[str, ...]
     elided_after: tuple[str, ...]
     elided_before: tuple[str, ...]
+    elided_from: tuple[str, ...]
     counted_by_modifier: dict[str, str]  # "three top results": a top result is a record
     range_links: tuple[str, ...]  # "from 4 GPUs all the way up to 4096": the end of a range, not a bound
     dates: dict[str, Any]
@@ -286,6 +287,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         anaphora=_longest_first(cnt.get("anaphora") or []),
         elided_after=_longest_first(cnt.get("elided_after") or []),
         elided_before=_longest_first(cnt.get("elided_before") or []),
+        elided_from=_longest_first(cnt.get("elided_from") or []),
         counted_by_modifier={str(k).lower(): str(v) for k, v in (cnt.get("counted_by_modifier") or {}).items()},
         range_links=_longest_first(cnt.get("range_links") or []),
         dates=dict(data.get("dates") or {}),

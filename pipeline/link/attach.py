@@ -121,6 +121,12 @@ class _Sent:
         trained in 21.69 minutes and DLRM in 0.99 minutes", "Transformer ... finished in 16 seconds, and
         ResNet-50 ... took 23 seconds"), else the last before it ("took 23 seconds on ResNet-50")."""
         same = [c for c in self.claims if self.kinds.get(c) == kind]
+        if self.segments:
+            # an independent clause keeps its names to its own claims ("二十四台DGX-2H完成GNMT只需1.8分钟；
+            # MiniGo则在三台DGX-1上": GNMT is the 24 machines', not the next clause's)
+            seg = frames.span_of(self.segments, m.start)
+            mine = [c for c in same if seg is not None and seg[0] <= c[0] < seg[1]]
+            same = mine or same
         after = [c for c in same if m.end <= c[0]]
         if after:
             return min(after)
@@ -366,6 +372,7 @@ class _Article:
                 chosen[t] = pick
         self._adjust(st, claim, clause, ok, chosen)
         self._respectively(st, claim, ok, chosen)
+        self._table_header(st, claim, chosen)
         if "org" not in chosen and "org" not in ignore and self.topic_org and claim.counted not in self.rules.orgless:
             # the org a story is about, where the words name none: shown, never a frame (INFERRED)
             chosen["org"] = (self.topic_org, INFERRED)
@@ -388,7 +395,32 @@ class _Article:
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
         support = self._support(st, claim, region, ok, values, levels, ignore)
         return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared,
-                      support=support)
+                      support={**(claim.support or {}), **support})
+
+    def _table_header(self, st: _Sent, claim: Claim, chosen: dict[str, tuple[str | None, int]]) -> None:
+        """A cell of a Markdown table takes what its column's header names ("| v0.7 best (minutes) |"): the
+        round of that column, ahead of the article's."""
+        row = st.s.text
+        if not row.lstrip().startswith("|"):
+            return
+        pos = self.order.index(st.s.index)
+        top = None
+        for idx in reversed(self.order[:pos]):
+            if not self.sents[idx].s.text.lstrip().startswith("|"):
+                break
+            top = self.sents[idx]
+        if top is None:
+            return
+        col = row.count("|", 0, claim.start - st.s.start)
+        cells = top.s.text.split("|")
+        if col >= len(cells):
+            return
+        start = top.s.start + sum(len(c) + 1 for c in cells[:col])
+        end = start + len(cells[col])
+        for m in top.mentions:
+            if m.id and start <= m.start and m.end <= end and m.type in ("round", "org", "accelerator", "system") \
+                    and chosen.get(m.type, (None, 9))[1] >= 1:
+                chosen[m.type] = (m.id, 0)
 
     def _org_chips(self) -> dict[str, set[str]]:
         """The chips the article names, by the org that makes or entered them: the chip a story is about
@@ -458,7 +490,7 @@ class _Article:
                 m.id for m in by_type.get(t, ()) if m.id != values.get(t)
                 and (st.in_region(m) is None) == (region is None) and not st.contrasted(m, claim)
                 and (borrowed or not st.foreign(m, claim))
-                and st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))))
+                and (t not in PAIRED_TYPES or st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end)))))
             if values.get(t) or rivals:
                 out[t] = (level, rivals)
         return out

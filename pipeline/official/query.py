@@ -165,10 +165,10 @@ class OfficialResults:
         return out
 
     def record(self, record_id: str) -> OfficialResult:
-        for r in self.results:
-            if r.record_id == record_id:
-                return r
-        raise KeyError(record_id)
+        index = self.__dict__.get("_by_id")
+        if index is None:
+            index = self.__dict__["_by_id"] = {r.record_id: r for r in self.results}
+        return index[record_id]
 
     # -- questions ---------------------------------------------------------------------------------
     def result(

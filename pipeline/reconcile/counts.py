@@ -51,9 +51,12 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
             return "models_count", CLAUSE  # "four of the eight models were trained, each within 30 seconds"
         if has_cue(claim, "unchanged", **where) or has_cue(claim, "other", **where):
             return None, lvl  # the existing resolvers read these (benchmarks_count)
-        if has_cue(claim, "single_node", **where) and claim.metric != "records_count":
+        # a sentence that counts both ways ("both at scale and per chip: eight per chip, sixteen in all")
+        # fixes neither qualifier for a count whose own clause names none
+        both = lvl == SENTENCE and has_cue(claim, "per_chip", **where) and has_cue(claim, "at_scale", **where)
+        if has_cue(claim, "single_node", **where) and claim.metric != "records_count" and not both:
             return "single_node_wins_count", lvl  # "单机测试中拿下四项第一": among one-server results
-        if has_cue(claim, "per_chip", **where) and claim.metric != "records_count":
+        if has_cue(claim, "per_chip", **where) and claim.metric != "records_count" and not both:
             return "per_chip_wins_count", lvl
         if claim.metric == "records_count":
             if has_cue(claim, "per_chip", **where) or has_cue(claim, "at_scale", **where):

@@ -139,7 +139,22 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
         done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
-    return [evolve(done[i], entities=shown[i]) if i in shown else done[i] for i in range(len(claims))]
+    return [evolve(done[i], entities=_shown(done[i], shown[i], official)) if i in shown else done[i]
+            for i in range(len(claims))]
+
+
+def _shown(claim: Claim, inferred_entities, official: OfficialResults):
+    """The entities to show: the inferred ones back, unless the result the verdict rests on is another
+    org's (an inferred topic org is no match for "Google's SSD time" that answered the claim)."""
+    orgs = set()
+    for rid in claim.evidence:
+        try:
+            orgs.add(official.record(rid).org)
+        except (KeyError, LookupError, ValueError):
+            continue
+    if len(orgs) == 1 and inferred_entities.org not in orgs | {None}:
+        return replace(claim.entities, org=claim.entities.org or next(iter(orgs)))
+    return replace(inferred_entities, **{t: v for t, v in claim.entities.as_dict().items() if v})
 
 
 def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], ctx: ArticleContext,

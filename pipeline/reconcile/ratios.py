@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import (
@@ -87,6 +88,18 @@ def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    fact = _speedup(claim, ctx)
+    if (fact is not None and isinstance(claim.value, (int, float)) and 0 < claim.value < 1
+            and isinstance(fact.value, (int, float)) and fact.value > 1 and has_cue(claim, "shrink", clause=True)):
+        # "DLRM's time has nearly halved", 缩短为原来的八分之一: the time now over the time then
+        lo, hi = fact.low or fact.value, fact.high or fact.value
+        return replace(fact, value=round(1 / fact.value, 4), low=1 / hi, high=1 / lo,
+                       label=f"{fact.label}, as the share of the earlier time that remains",
+                       derivation=f"1 / {fact.value:.3g} = {1 / fact.value:.3g}", maximum=None)
+    return fact
+
+
+def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if is_magnitude(claim):
         return magnitude(claim, ctx)
     sides = _sides(claim, ctx)

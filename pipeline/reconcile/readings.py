@@ -144,6 +144,8 @@ def needs(claim: Claim) -> tuple[str, ...]:
 
 def determined(claim: Claim, ctx: ArticleContext) -> tuple[bool, str]:
     """Whether the frame the question needs is fixed by the claim's words; if not, which part is open."""
+    if claim.kind == "count" and (claim.support or {}).get("counted", (0,))[0] >= 1:
+        return False, "noun (what it counts is left unsaid)"  # "three of them", "sixteen in all"
     for part in needs(claim):
         if part == "round" and not round_fixed(claim, ctx):
             return False, "round"
