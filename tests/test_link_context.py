@@ -118,3 +118,26 @@ def test_a_date_line_is_no_claim_and_is_recorded_with_its_source():
 def test_a_sidecar_date_wins_over_the_text():
     text = "2020年7月31日 来源：某某科技网\n\n谷歌去年12月发布了首轮成绩。"
     assert _claim(text, "去年12月", {"date": "2021-07-01"}).value == "2020-12"
+
+
+def test_a_page_dates_itself_in_its_markup(tmp_path: Path):
+    from pipeline.ingest.read import read_article
+
+    page = tmp_path / "page.html"
+    page.write_text('<html><head><meta property="article:published_time" content="2021-07-06T08:00:00Z">'
+                    "</head><body><article><p>The first MLPerf Training results came out in December 2018, and "
+                    "Google unveiled TPU v4 last May.</p></article></body></html>", encoding="utf-8")
+    article = read_article(page, tmp_path)
+    assert article.meta["date_text"] == "2021-07-06"
+    claims = get_pipeline(Settings()).process(article).claims
+    # "last May" in a July story: this May or last year's, the words do not say
+    last_may = [c for c in claims if c.text == "last May"]
+    assert [c.value for c in last_may] == ["--05"] and "year is not written" in last_may[0].explanation
+
+
+def test_a_page_without_a_date_in_its_markup_gets_none(tmp_path: Path):
+    from pipeline.ingest.read import read_article
+
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Back in 2019 it took 2 hours.</p></body></html>", encoding="utf-8")
+    assert "date_text" not in read_article(page, tmp_path).meta

@@ -128,8 +128,15 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                 if article_year is None or month is None:
                     continue
                 how = last_words.get(g["last"].lower())
-                # latest: this year's when it is before the article's month; last_year: the year before's
-                year = article_year if how == "latest" and article_month and month < article_month else article_year - 1
+                earlier = article_month is None or month < article_month
+                if how == "latest":  # "this past May": the latest May before the article
+                    year = article_year if article_month and month < article_month else article_year - 1
+                elif earlier:
+                    # "last May" in a July story is this May for some writers and a year before for others:
+                    # the year stays unknown (--05) rather than guessed
+                    year = None
+                else:
+                    year = article_year - 1
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:
                 continue
@@ -138,6 +145,10 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             if day is not None and not 1 <= day <= 31:
                 continue
             if year is None and month is None:
+                continue
+            if year is None and g.get("last") is not None:
+                found.append(DateMatch(offset + s, offset + e, f"--{month:02d}"))
+                taken.append((s, e))
                 continue
             if year is None and article_year is not None and name in ("md", "mdy"):
                 # "August 31" in an article of July 2020 means that year's August 31

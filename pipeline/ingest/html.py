@@ -38,6 +38,18 @@ def html_to_text(html: str) -> str:
     return visible_text(html)
 
 
+def published_date(html: str) -> str | None:
+    """The date a page says it was published, from its own markup only (article:published_time, JSON-LD
+    datePublished, <time>, a dated canonical URL), as ISO text; never guessed from the body's text."""
+    try:
+        from htmldate import find_date
+
+        found = find_date(html, extensive_search=False, original_date=True, outputformat="%Y-%m-%d")
+    except Exception:  # noqa: BLE001 - hostile markup must not lose the article, only its date
+        return None
+    return found or None
+
+
 def _without_hidden(html: str):  # -> lxml HtmlElement | None
     """The page as an lxml tree with hidden elements removed (trafilatura keeps <template> text, and
     should never see script bodies), or None when lxml cannot parse it (then the plain parser runs)."""

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from pipeline.errors import IngestError
 from pipeline.ingest.decode import declared_charset, decode_bytes, looks_binary, sniff_format
-from pipeline.ingest.html import html_to_text
+from pipeline.ingest.html import html_to_text, published_date
 from pipeline.lang.yamlio import read_yaml
-from pipeline.records import Article
+from pipeline.records import META_DATE_KEYS, Article
 
 __all__ = ["ARTICLE_SUFFIXES", "decode_bytes", "doc_id", "find_articles", "html_to_text", "read_article",
            "read_meta"]
@@ -133,7 +133,9 @@ def read_article(path: Path, root: Path, max_bytes: int = MAX_BYTES_DEFAULT) -> 
         raise IngestError(doc, "binary", "the file is binary, not text; remove it or export the article "
                           "as .txt/.html")
     text, encoding = decode_bytes(data, doc, declared_charset(data) if fmt == "html" else None)
+    page_date = None
     if fmt == "html":
+        page_date = published_date(text)
         text = html_to_text(text)
     if not text.strip():
         raise IngestError(doc, "empty", "no article text found in the file")
@@ -141,4 +143,7 @@ def read_article(path: Path, root: Path, max_bytes: int = MAX_BYTES_DEFAULT) -> 
         meta = read_meta(path)
     except Exception as exc:  # noqa: BLE001 - a broken sidecar must not lose the article
         meta = {"meta_error": str(exc)}
+    if page_date and not any(meta.get(k) for k in META_DATE_KEYS):
+        # a page that carries its date in its markup dates "last December" and the round
+        meta = {**meta, "date_text": page_date, "date_line": "HTML metadata (published date)"}
     return Article(doc=doc, text=text, encoding=encoding, fmt=fmt, meta=meta)

@@ -102,9 +102,11 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
         return _result(claim, first, text, "unverifiable", others)
     if first is None:
         what = (claim.metric or claim.kind).replace("_", " ")
-        return evolve(claim, verdict="unverifiable", explanation=(
-            f"No official result or primary-source statement decides this {what} claim."),
-            frame=frame_of(claim, first_reading))
+        why = f"No official result or primary-source statement decides this {what} claim."
+        if claim.kind == "date" and str(claim.value).startswith("--"):
+            why = ("Its year is not written, and neither its words nor the article's date settle it, so no "
+                   "dated record can be matched.")
+        return evolve(claim, verdict="unverifiable", explanation=why, frame=frame_of(claim, first_reading))
     fixed, open_part = determined(claim, ctx)
     if first.verdict == "contradicted" and fixed and first.fact.complete:
         text = first.judgement.explanation

@@ -130,7 +130,7 @@ class Pipeline:
         """Segment, extract and link one article."""
         seg = segment(article, segmenter=self.settings.segmenter,
                       traditional_threshold=self.settings.traditional_threshold)
-        if not any(article.meta.get(k) for k in META_DATE_KEYS):
+        if not any(article.meta.get(k) for k in (*META_DATE_KEYS, "date_text")):
             # most real pages carry their date in their first lines: it dates "去年12月" and the round
             langs = {code: load_language(code) for code in LANGUAGES}
             found = dated_line(seg.sentences, seg.analysis, langs)
