@@ -265,6 +265,9 @@ OWN_WORDS = [
     # a date goes with the event word nearest it, not the first of its sentence
     ("MLPerf 今年 5 月才推出训练基准，12 月 12 日便公布了首批成绩。", {"round": "training-v0.5", "date": "2018-12-20"},
      "12 月 12 日", "supported", None),
+    # a word of both events ("released"): the round named in the date's clause makes it the results' date
+    ("Google previewed TPU v4 by benchmarking three systems in MLPerf's v0.7 training round, released in July "
+     "2020.", V10, "July 2020", "supported", None),
     # one machine of each product, in the same round
     ("In MLPerf Training v0.6 a single DGX-2H is more than twice as fast as a DGX-1 on ResNet-50.", V06,
      "more than twice", "supported", 2.185),

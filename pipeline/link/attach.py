@@ -579,7 +579,7 @@ class _Article:
         if not before.endswith(","):
             return None
         end = st.s.start + len(before) - 1
-        return next((m for m in ok if m.type in ("system", "accelerator") and m.id and
+        return next((m for m in ok if m.type in ("system", "accelerator") and m.id and m.end <= end and
                      not st.s.text[m.end - st.s.start:end - st.s.start].strip()), None)
 
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim

@@ -127,8 +127,13 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     e = claim.entities.as_dict()
     # the event whose word stands nearest the date ("今年5月才推出训练基准，12月12日便公布了首批成绩": 12月12日
     # is when results were published, 5月 when the suite was launched)
-    near = {ev: cue_distance(claim, ev) for ev in set(DATE_EVENTS.values())}
-    order = sorted((ev for ev, d in near.items() if d is not None), key=lambda ev: near[ev])  # type: ignore[arg-type]
+    near = {ev: cue_distance(claim, ev) for ev in DATE_EVENTS.values()}
+    # on a tie ("the v0.7 round, released in July 2020": released is both), a round named in the date's
+    # clause makes it the results' date; else the results, the launch, the founding, in that order
+    named_round = (claim.support or {}).get("round", (9,))[0] == 0
+    rank = {"results": 0, "launch": 1, "founding": 2}
+    order = sorted((ev for ev, d in near.items() if d is not None),
+                   key=lambda ev: (not (named_round and ev == "results"), near[ev], rank[ev]))  # type: ignore[arg-type]
     statements = sorted((s for s in ctx.official.statements if DATE_EVENTS.get(s.metric) in order),
                         key=lambda s: order.index(DATE_EVENTS[s.metric]))
     for s in statements:
