@@ -17,6 +17,33 @@ R = TypeVar("R")
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
+def percent_as_ratio(claim: Claim) -> Claim:
+    """"25% faster" (kind percent, ratio reading increase_by) as the ratio the linker and the verdicts
+    work with: 0.25, increased by (1.25x)."""
+    def x(v):
+        return None if v is None else float(f"{v / 100:.10g}")
+    return evolve(claim, kind="ratio", unit="x", value=x(claim.value), low=x(claim.low), high=x(claim.high))
+
+
+def ratio_as_percent(claim: Claim) -> Claim:
+    """Back to the percent as written; an official times-as figure becomes the same kind of percentage
+    (1.63x -> 63)."""
+    def p(v):
+        if v is None:
+            return None
+        y = float(f"{v * 100:.10g}")
+        return int(y) if y.is_integer() else y
+    official = claim.official
+    if isinstance(official, (int, float)) and not isinstance(official, bool):
+        official = float(f"{(official - 1) * 100:.6g}")
+    return evolve(claim, kind="percent", unit="%", value=p(claim.value), low=p(claim.low), high=p(claim.high),
+                  official=official)
+
+
+def is_percent_change(claim: Claim) -> bool:
+    return claim.kind == "percent" and claim.ratio_reading is not None and isinstance(claim.value, (int, float))
+
+
 def evolve(record: R, **changes: Any) -> R:
     """`dataclasses.replace(record, **changes)` for frozen dataclasses that have no __post_init__ and no
     cached properties (the records here): a copy of the instance's fields with `changes` applied.

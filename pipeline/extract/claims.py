@@ -517,6 +517,9 @@ class SentenceExtractor:
                 # a verb cue belongs to the phrase (提高了 1.7 倍, 大三倍); 是…的 does not
                 if rb.kind != "times_as":
                     start = min(start, rb.start)
+                    outer = None if before else self._bound_before(rb.start, q)
+                    if outer is not None:  # 最多提高了 2 倍: the bound before the verb
+                        bound, bound_cue, start = outer.kind, outer.form, outer.start
             elif q.reading_after is not None:
                 reading, reading_cue = q.reading_after
                 if reading == "ambiguous":
@@ -527,14 +530,18 @@ class SentenceExtractor:
             # 提高了 50%, 快了 30%: a percentage after a change verb is an increase-by ratio
             rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin, ("increase_by", "ambiguous"))
             if rb is not None:
+                outer = None if before else self._bound_before(rb.start, q)
+                if outer is not None:  # 最多提升了 80%: the bound before the verb
+                    bound, bound_cue, start = outer.kind, outer.form, outer.start
                 low, high = interval(num, q, value, bound, kind, self.settings)
-                return self._claim(min(start, rb.start), end, "ratio", value / 100.0, "x", None, of_total, bound,
-                                   _scaled(low, 0.01), _scaled(high, 0.01), "increase_by", rb.form, bound_cue)
+                return self._claim(min(start, rb.start), end, "percent", value, "%", None, of_total, bound, low, high,
+                                   "increase_by", rb.form, bound_cue)
         if q.percent_increase:
+            # "25% faster": a percent as written (CONTRACT), with the ratio reading it implies (1.25x)
             pq = Quantity("percent", "%", 1.0, q.end)
             low, high = interval(num, pq, num.value, bound, "percent", self.settings)
-            return self._claim(start, end, kind, value, unit, None, of_total, bound, _scaled(low, 0.01),
-                               _scaled(high, 0.01), reading, reading_cue, bound_cue)
+            return self._claim(start, end, "percent", num.value, "%", None, of_total, bound, low, high, reading,
+                               reading_cue, bound_cue)
         low, high = interval(num, q, value, bound, kind, self.settings)
         return self._claim(start, end, kind, value, unit, q.counted if kind == "count" else None, of_total,
                            bound, low, high, reading, reading_cue, bound_cue)

@@ -47,7 +47,7 @@ def interval(num: Num, q: Quantity, value: float, bound: str, kind: str, setting
         if bound == "lower":
             return _clean(10.0 ** e), None
         return _clean(10.0 ** (e - tol)), _clean(10.0 ** (e + tol))
-    if num.low is not None and num.source in ("vague", "cjk") and num.low != num.high:
+    if num.low is not None and num.source in ("vague", "cjk", "fraction") and num.low != num.high:
         low = num.low * f
         high = num.high * f if num.high is not None else None
         if bound == "upper":

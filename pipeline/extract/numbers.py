@@ -340,6 +340,27 @@ def _dimensions(text: str, offset: int, lang: Language) -> list[Num]:
             for rx in lang.dimensions for m in rx.finditer(text)]
 
 
+def _fractions(text: str, offset: int, lang: Language) -> list[Num]:
+    """八分之一 (1/8): numerator over denominator, written in either kind of numeral."""
+    out = []
+    for rx in lang.fractions:
+        for m in rx.finditer(text):
+            d, n = _small_num(m.group("d"), lang), _small_num(m.group("n"), lang)
+            if d and n is not None:
+                # the denominator is written to the unit: 十三分之一 is 1/12.5-1/13.5
+                lo, hi = n / (d + 0.5), (n / (d - 0.5) if d > 0.5 else None)
+                out.append(Num(offset + m.start(), offset + m.end(), n / d, 0.0, False, "fraction", lo, hi))
+    return out
+
+
+def _small_num(s: str, lang: Language) -> float | None:
+    try:
+        return float(s)
+    except ValueError:
+        parsed = parse_cjk(s, lang) if lang.digits else None
+        return parsed[0] if parsed else None
+
+
 def _small_int(s: str | None, lang: Language) -> int | None:
     if not s:
         return None
@@ -421,7 +442,7 @@ def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
     """All numbers in `text` (a sentence of the analysis text starting at article offset `offset`),
     non-overlapping, in order.  Vague phrases win over the numerals inside them."""
     found = (_implicit(text, offset, lang) + _vague(text, offset, lang) + _exponents(text, offset, lang)
-             + _dimensions(text, offset, lang))
+             + _dimensions(text, offset, lang) + _fractions(text, offset, lang))
     taken = [(n.start, n.end) for n in found]
     for n in _arabic(text, offset, lang):
         if not any(a < n.end and n.start < b for a, b in taken):

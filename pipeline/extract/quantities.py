@@ -112,6 +112,9 @@ class Reader:
 
     def _quantity(self, num: Num) -> Quantity | None:
         lang = self.lang
+        if num.source == "fraction":  # 缩短为原来的八分之一: a share of something, as a ratio
+            return Quantity("ratio", "x", 1.0, num.end, marker=self.text[num.start:num.end],
+                            reading_after=("times_as", self.text[num.start:num.end]))
         if num.source == "dimension":  # 19×19: a size, whatever follows
             return Quantity("other", "count", 1.0, num.end, counted="dimension")
         if num.source == "implicit":

@@ -29,7 +29,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
         "vague", "half", "words", "indefinite", "half_after", "compound_joiners", "exponents",
-        "dimensions", "either_or",
+        "dimensions", "either_or", "fractions",
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
@@ -87,6 +87,7 @@ class Language:
     exponents: tuple[re.Pattern[str], ...]  # 10^18, 1e18, 10的18次方: groups m (mantissa), b (base), e
     dimensions: tuple[re.Pattern[str], ...]  # 19×19 boards, 256×256 matrices: group n, the side
     either_or: tuple[str, ...]  # "one or two minutes": a number or the next one up, one vague quantity
+    fractions: tuple[re.Pattern[str], ...]  # 八分之一: groups n (numerator), d (denominator)
     compound_joiners: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
@@ -254,6 +255,8 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         exponents=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("exponents") or [])},
                                           "", "numerals.exponents").values()),
         either_or=tuple(str(w) for w in num.get("either_or") or ()),
+        fractions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("fractions") or [])},
+                                          "", "numerals.fractions").values()),
         dimensions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("dimensions") or [])},
                                            "", "numerals.dimensions").values()),
         compound_joiners=tuple(num.get("compound_joiners") or ()),

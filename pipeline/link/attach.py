@@ -37,7 +37,17 @@ from pipeline.link import frames, infer
 from pipeline.link.infer import AMBIGUOUS
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
-from pipeline.records import ENTITY_TYPES, META_DATE_KEYS, Claim, Entities, Sentence, evolve
+from pipeline.records import (
+    ENTITY_TYPES,
+    META_DATE_KEYS,
+    Claim,
+    Entities,
+    Sentence,
+    evolve,
+    is_percent_change,
+    percent_as_ratio,
+    ratio_as_percent,
+)
 
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
@@ -700,9 +710,13 @@ def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: di
     article_meta: the article's metadata ('round' as an id or alias, or 'date'/'published');
     kb: a knowledge base (default: the shipped one); ner: an optional extra recognizer (see ner.py)."""
     kb = kb or load_kb()
+    # "25% faster" is linked as the ratio it implies (a speedup), and handed on as written
+    changes = [is_percent_change(c) for c in claims]
+    claims = [percent_as_ratio(c) if changes[i] else c for i, c in enumerate(claims)]
     art = _Article(sentences, claims, dict(article_meta or {}), kb, ner)
     art.add_count_systems(claims)
-    return _shared_comparisons([art.link(c) for c in claims])
+    linked = _shared_comparisons([art.link(c) for c in claims])
+    return [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(linked)]
 
 
 def _shared_comparisons(claims: list[Claim]) -> list[Claim]:

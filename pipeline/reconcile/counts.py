@@ -204,6 +204,24 @@ def new_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
                 f"the benchmarks new in {round_name(ctx.kb, rnd)} ({names(ctx.kb, 'benchmark', new)})")
 
 
+def size_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"Google ran its entries on six sizes of pod slice": the distinct system sizes (chips) the subject
+    entered in the round (on the benchmark, if named)."""
+    e = claim.entities
+    org, rnd = _org(claim, ctx), round_of(claim, ctx)
+    if rnd is None or (org is None and e.accelerator is None):
+        return None
+    rows = ctx.official.select(who=org, accelerator=e.accelerator, round=rnd, benchmark=e.benchmark)
+    rows = [r for r in rows if r.division == "closed"] or rows
+    sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
+    if not sizes:
+        return None
+    who = ctx.name("org", org) if org else ctx.name("accelerator", e.accelerator)
+    label = (f"the system sizes {who} entered in {round_name(ctx.kb, rnd)}"
+             f"{' on ' + e.benchmark if e.benchmark else ''} ({', '.join(map(str, sizes))} chips)")
+    return Fact(len(sizes), len(sizes), len(sizes), tuple(r.record_id for r in rows[:8]), label)
+
+
 def system_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """Systems the subject ran in the round (on the benchmark, if named): as entries name them (a TF and
     a JAX entry of one machine are two) or by size (one machine), whichever the words mean."""

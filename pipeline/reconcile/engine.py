@@ -16,7 +16,7 @@ from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
 from pipeline.reconcile.scope import not_a_result, out_of_scope, restated
 from pipeline.reconcile.verdicts import Fact, Judgement, judge
-from pipeline.records import Claim, evolve
+from pipeline.records import Claim, evolve, is_percent_change, percent_as_ratio, ratio_as_percent
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
@@ -112,6 +112,9 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
 
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
+    # "25% faster" is checked as the ratio it implies, and reported as written
+    changes = [is_percent_change(c) for c in claims]
+    claims = [percent_as_ratio(c) if changes[i] else c for i, c in enumerate(claims)]
     # an entity the linker inferred (the chip an org's results were about) is shown, never a frame
     hidden = {i: inferred(c) for i, c in enumerate(claims) if inferred(c)}
     shown = {i: claims[i].entities for i in hidden}
@@ -139,8 +142,10 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
         done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
-    return [evolve(done[i], entities=_shown(done[i], shown[i], official)) if i in shown else done[i]
-            for i in range(len(claims))]
+    out = [evolve(done[i], entities=_shown(done[i], shown[i], official)) if i in shown else done[i]
+           for i in range(len(claims))]
+    return [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(out)]
+
 
 
 def _shown(claim: Claim, inferred_entities, official: OfficialResults):
@@ -199,14 +204,17 @@ def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
     official times the sentence's own figures were checked against."""
     times = [c for c in claims if c.sentence_index == claim.sentence_index and c.kind == "duration"
              and isinstance(c.official, (int, float)) and c.verdict == "supported"]
-    if len(times) != 2:
-        return claim
+    if len(times) != 2 or times[0].official == times[1].official:
+        return claim  # two figures checked against one result are not two times
     before, after = times
     if claim.metric == "speedup" and float(before.official) < float(after.official):
         # "A takes 49 minutes, B about 166, A is 2.4x faster": a speedup is the longer time over the shorter,
         # whichever the sentence gives first
         before, after = after, before
     ratio = float(before.official) / float(after.official)
+    if isinstance(claim.value, (int, float)) and 0 < claim.value < 1 and ratio > 1:
+        # "缩短为原来的十三分之一": a share of the longer time, the shorter over the longer
+        before, after, ratio = after, before, 1 / ratio
     fact = Fact(round(ratio, 4), ratio, ratio, tuple(before.evidence) + tuple(after.evidence),
                 f"the two times of the sentence, '{before.text}' and '{after.text}'",
                 derivation=f"{float(before.official):.1f} s / {float(after.official):.1f} s = {ratio:.2f}x")
