@@ -141,3 +141,20 @@ def test_a_page_without_a_date_in_its_markup_gets_none(tmp_path: Path):
     page = tmp_path / "page.html"
     page.write_text("<html><body><p>Back in 2019 it took 2 hours.</p></body></html>", encoding="utf-8")
     assert "date_text" not in read_article(page, tmp_path).meta
+
+
+# (article, claim, entity type, id): names of machines as news writes them, and words that point back
+NAMED = [
+    ("Graphcore's IPU-POD16 trained ResNet-50 in 37.12 minutes in MLPerf Training v1.0.", "37.12 minutes",
+     "system", "ipu-pod16"),
+    ("鹏城实验室的鹏城云脑II用1024颗昇腾910训练ResNet-50。", "1024颗", "system", "pcl-cloud-brain-ii"),
+    ("NVIDIA built a DGX SuperPOD for MLPerf Training v0.7. 这一系统用2048块A100训练BERT只需0.81分钟。",
+     "0.81分钟", "system", "dgx-superpod"),
+    ("Intel entered MLPerf Training v0.6 with Xeon servers. The company used 32 CPUs for MiniGo.", "32 CPUs",
+     "org", "intel"),
+]
+
+
+@pytest.mark.parametrize("text, claim_text, etype, eid", NAMED, ids=[r[1] for r in NAMED])
+def test_names_and_words_that_point_back(text, claim_text, etype, eid):
+    assert getattr(_claim(text, claim_text).entities, etype) == eid
