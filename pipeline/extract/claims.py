@@ -396,22 +396,27 @@ class SentenceExtractor:
         prior = [c for c in claims if c.kind == "count" and c.end <= num.start] or [
             c for c in self.before if c.kind == "count"]
         counted = prior[-1].counted if prior else self._head_noun(num.start)
+        back = num.start
+        while back > self.sent.start and text[back - 1] in " \t":
+            back -= 1
+        s0 = self.sent.start
+        change = next((f for f in lang.elided_from if text[max(s0, back - len(f)):back].lower() == f.lower()
+                       and (back - len(f) <= s0 or not text[back - len(f) - 1].isalnum())), None)
+        if counted is None and change:
+            counted = self._head_noun(num.start, anywhere=True)  # "Submissions rose to 650 from 138"
         after = skip_spaces(text, num.end, s1)
         ana = _match_form(text, after, lang.anaphora, latin=True, end=s1)
         if ana:
             return Quantity("count", "count", 1.0, after + len(ana), counted=counted or "other")
         if not counted:
             return None
-        back = num.start
-        while back > self.sent.start and text[back - 1] in " \t":
-            back -= 1
 
         def ends_with(forms: tuple[str, ...]) -> str | None:
             return next((f for f in forms if text[max(self.sent.start, back - len(f)):back].lower() == f.lower()
                          and (not f[-1].isalnum() or back - len(f) <= self.sent.start
                               or not text[back - len(f) - 1].isalnum())), None)
 
-        if ends_with(lang.elided_from):  # "up from nine last July"
+        if change:  # "up from nine last July"
             return Quantity("count", "count", 1.0, num.end, counted=counted)
         if ends_with(lang.elided_before) is None:
             return None
@@ -455,11 +460,14 @@ class SentenceExtractor:
                 return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=m, unit_key=unit.key)
         return None
 
-    def _head_noun(self, pos: int) -> str | None:
+    def _head_noun(self, pos: int, anywhere: bool = False) -> str | None:
         """The noun of a list's head ("NVIDIA counts its records both at scale and per chip: eight on a
-        per-chip basis, sixteen in all"): the first count noun before the colon that opens the list."""
+        per-chip basis, sixteen in all"): the first count noun before the colon that opens the list; with
+        `anywhere`, the first before the number ("Submissions rose to 650")."""
         text, s0 = self.text, self.sent.start
         colon = max(text.rfind(":", s0, pos), text.rfind("：", s0, pos))
+        if anywhere and colon < 0:
+            colon = pos
         if colon < 0:
             return None
         forms = cached(self.lang, "noun_forms", lambda: tuple(sorted(self.lang.nouns, key=len, reverse=True)))

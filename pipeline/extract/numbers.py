@@ -357,8 +357,14 @@ def _small_num(s: str, lang: Language) -> float | None:
     try:
         return float(s)
     except ValueError:
-        parsed = parse_cjk(s, lang) if lang.digits else None
-        return parsed[0] if parsed else None
+        pass
+    low = s.lower()
+    if low in lang.denominators:
+        return lang.denominators[low]
+    if lang.words:
+        return 1.0 if low in lang.indefinite else words_value(low, lang)
+    parsed = parse_cjk(s, lang) if lang.digits else None
+    return parsed[0] if parsed else None
 
 
 def _small_int(s: str | None, lang: Language) -> int | None:

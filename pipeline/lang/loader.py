@@ -29,7 +29,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
         "vague", "half", "words", "indefinite", "half_after", "compound_joiners", "exponents",
-        "dimensions", "either_or", "fractions",
+        "dimensions", "either_or", "fractions", "denominators",
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
@@ -88,6 +88,7 @@ class Language:
     dimensions: tuple[re.Pattern[str], ...]  # 19×19 boards, 256×256 matrices: group n, the side
     either_or: tuple[str, ...]  # "one or two minutes": a number or the next one up, one vague quantity
     fractions: tuple[re.Pattern[str], ...]  # 八分之一: groups n (numerator), d (denominator)
+    denominators: dict[str, float]  # "a third": the word of a denominator and its number
     compound_joiners: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
@@ -255,6 +256,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         exponents=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("exponents") or [])},
                                           "", "numerals.exponents").values()),
         either_or=tuple(str(w) for w in num.get("either_or") or ()),
+        denominators={str(k).lower(): float(v) for k, v in (num.get("denominators") or {}).items()},
         fractions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("fractions") or [])},
                                           "", "numerals.fractions").values()),
         dimensions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("dimensions") or [])},
