@@ -572,7 +572,7 @@ class SentenceExtractor:
         while back > s0 and text[back - 1] in " \t":
             back -= 1
         possessive = lang.ratio_possessive
-        if q.kind == "ratio" and any(text[max(s0, back - len(p)):back] == p for p in possessive):
+        if q.kind in ("ratio", "percent") and any(text[max(s0, back - len(p)):back] == p for p in possessive):
             start = back
             floor = start
             while floor > s0 and text[floor - 1] not in CLAUSE_STOP and start - floor < 16:

@@ -217,7 +217,8 @@ class Reader:
             if noun and self.text.startswith(lang.verb_markers, nend):
                 noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
             allowed = lang.classifier_counts.get(cls)
-            if noun == "system" and allowed and noun not in allowed:
+            joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
+            if noun and allowed and noun not in allowed and (noun == "system" or joined):
                 # "8卡的DGX-1": the cards are counted, the machine named after them is not
                 return Quantity("count", "count", 1.0, q, counted=allowed[0],
                                 inner_bound=inner[0] if inner else None, classifier=cls)
