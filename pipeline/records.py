@@ -246,3 +246,5 @@ class ArticleResult:
     claims: tuple[Claim, ...] = ()
     error: ArticleError | None = None
     lang: str | None = None
+    # the date the article was read as of, and where it came from (sidecar, page markup, date line)
+    dated: dict[str, str] | None = None

@@ -158,3 +158,23 @@ NAMED = [
 @pytest.mark.parametrize("text, claim_text, etype, eid", NAMED, ids=[r[1] for r in NAMED])
 def test_names_and_words_that_point_back(text, claim_text, etype, eid):
     assert getattr(_claim(text, claim_text).entities, etype) == eid
+
+
+def test_a_run_records_each_articles_date_and_its_source(tmp_path: Path):
+    import json
+
+    from pipeline.run.batch import run_batch
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "line.txt").write_text("2020年7月31日 09:15 来源：某某网\n\n谷歌去年12月发布了首轮成绩。\n",
+                                  encoding="utf-8")
+    (src / "page.html").write_text('<html><head><meta property="article:published_time" content="2021-07-06">'
+                                   "</head><body><article><p>Google used 4096 chips.</p></article></body></html>",
+                                   encoding="utf-8")
+    (src / "none.txt").write_text("Google used 4096 chips.\n", encoding="utf-8")
+    run_batch(src, tmp_path / "out", Settings())
+    rows = {r["doc"]: r for r in map(json.loads, (tmp_path / "out" / "articles.jsonl").read_text().splitlines())}
+    assert (rows["line.txt"]["date"], rows["line.txt"]["date_source"]) == ("2020-07-31", "date line")
+    assert (rows["page.html"]["date"], rows["page.html"]["date_source"]) == ("2021-07-06", "page markup")
+    assert rows["none.txt"]["date"] is None

@@ -36,7 +36,7 @@ from pipeline.run.process import end_of_articles, failure_result, get_pipeline, 
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
-OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl")
+OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl", "articles.jsonl")
 CSV_COLUMNS = ["id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
                "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entity_org",
                "entity_accelerator", "entity_system", "entity_benchmark", "entity_round", "entity_framework",
@@ -124,6 +124,7 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
         "file_sha256": digest,
         "version": version,
         "lang": result.lang,
+        "dated": result.dated,
         "claims": [c.to_contract() for c in result.claims],
         "error": result.error.to_contract() if result.error else None,
     }
@@ -316,15 +317,15 @@ def _prune_parts(out_dir: Path, keep: set[str]) -> None:
 
 def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
                   extra_errors: Iterable[dict] = ()) -> CorpusIndex:
-    """claims.jsonl, claims.csv, errors.jsonl and conflicts.jsonl from the parts, in their order.  Claims
-    are written as each part is read, and only a compact record per wording of a fact is kept for the
-    conflicts; all four files are staged and renamed together, so a crash leaves the previous set.
+    """claims.jsonl, claims.csv, errors.jsonl, conflicts.jsonl and articles.jsonl from the parts, in their
+    order.  Claims are written as each part is read, and only a compact record per wording of a fact is kept
+    for the conflicts; all the files are staged and renamed together, so a crash leaves the previous set.
     Returns the index of the claims and conflicts written, the one the report would read from them."""
     finder = ConflictFinder()
     index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
     at = 0  # bytes of claims.jsonl written so far
     with atomic_writers([out_dir / n for n in OUTPUT_FILES]) as handles:
-        jsonl, csv_out, errors, conflicts = (handles[out_dir / n] for n in OUTPUT_FILES)
+        jsonl, csv_out, errors, conflicts, articles = (handles[out_dir / n] for n in OUTPUT_FILES)
         csv_out.write(_csv_text([CSV_COLUMNS]))
         for part in parts:
             if part.get("error"):
@@ -351,6 +352,11 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
             at += len(data)
             csv_out.write(lines["csv"].encode("utf-8"))
             summary.claims += len(rows)
+            # one line per article: what dated it ("last December", the round), and how many claims it gave
+            dated = part.get("dated") if isinstance(part.get("dated"), dict) else {}
+            articles.write(jsonl_bytes([{"doc": part["doc"], "lang": part.get("lang"), "claims": len(rows),
+                                         "error": bool(part.get("error")), "date": dated.get("date"),
+                                         "date_source": dated.get("source"), "date_line": dated.get("line")}]))
         for e in extra_errors:
             errors.write(jsonl_bytes([e]))
             summary.errors += 1

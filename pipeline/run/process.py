@@ -41,6 +41,19 @@ def hash_tree(h: Any, root: Path, suffixes: set[str], skip: tuple[str, ...] = ()
             h.update(path.read_bytes())
 
 
+def dated(meta: dict) -> dict[str, str] | None:
+    """The date an article was read as of and its source: the sidecar's, else its page's markup or the date
+    line of its first lines (as `analyse` found it); None when nothing dates it."""
+    for key in META_DATE_KEYS:
+        if meta.get(key):
+            return {"date": str(meta[key]), "source": "sidecar", "line": ""}
+    if meta.get("date_text"):
+        line = str(meta.get("date_line") or "")
+        source = "page markup" if line.startswith("HTML metadata") else "date line"
+        return {"date": str(meta["date_text"]), "source": source, "line": line}
+    return None
+
+
 @lru_cache(maxsize=1)
 def pipeline_version() -> str:
     """Code version plus a hash of the code and language data that process an article: a changed
@@ -146,7 +159,8 @@ class Pipeline:
         claims = reconcile_article(seg, claims, self.official, load_kb(), self.settings)
         langs = [s.lang for s in seg.sentences]
         lang = max(dict.fromkeys(langs), key=langs.count) if langs else None  # a tie: the first
-        return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang)
+        return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang,
+                             dated=dated(seg.article.meta))
 
 
 def get_pipeline(settings: Settings) -> Pipeline:
