@@ -98,6 +98,7 @@ DATED = [
     ("2021-07-05　算力前沿\n\n谷歌在今年5月发布了 TPU v4。", "今年5月", "2021-05"),
     ("Chip wars\n\nBy A. Writer | Published July 6, 2021\n\nThe first results came out last December.",
      "last December", "2020-12"),
+    ("原文链接：https://news.example.com/2020/07/30/mlperf-v07\n\n谷歌去年12月发布了首轮成绩。", "去年12月", "2019-12"),
 ]
 
 

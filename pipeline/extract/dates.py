@@ -163,11 +163,15 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     return found
 
 
+# a dated permalink in an article's first lines ("原文链接：https://site/2020/07/30/slug"): its date
+_URL_DATE = re.compile(r"https?://[^\s]*?/(?P<y>(?:19|20)\d{2})[/-](?P<m>\d{1,2})[/-](?P<d>\d{1,2})(?=[/-]|\b)")
+
+
 def dated_line(sentences, text: str, langs: dict, window: int = 600) -> tuple[str, str] | None:
     """The date an article gives for itself when no sidecar does, read before any claim: the first date
     written to the month or the day in its opening lines (a date line, a byline, "Published July 6, 2021",
-    "发布于 2020-07-31", "2021-05-19" in an editor's note), as (ISO text, the line it stands on).  Date
-    lines are no claims (not_claims), so this reads the sentences' text itself."""
+    "发布于 2020-07-31", "2021-05-19" in an editor's note), else a dated permalink there, as (ISO text, the
+    line it stands on).  Date lines are no claims (not_claims), so this reads the sentences' text itself."""
     head = min(len(text), max(window, len(text) // 8))
     for sent in sentences:
         if sent.start >= head:
@@ -182,4 +186,7 @@ def dated_line(sentences, text: str, langs: dict, window: int = 600) -> tuple[st
                 line_end = text.find("\n", d.start)
                 line = text[line_start: line_end if line_end >= 0 else len(text)].strip()
                 return d.iso, line[:120]
+    m = _URL_DATE.search(text, 0, head)
+    if m and 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31:
+        return f"{m.group('y')}-{int(m.group('m')):02d}-{int(m.group('d')):02d}", m.group(0)[:120]
     return None
