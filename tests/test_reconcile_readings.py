@@ -229,7 +229,7 @@ SHARES = [
     ("Google's largest runs used 3,456 TPU v4 chips, about 84% of a full pod.", V10, "about 84%", "supported", 84.38),
     ("Google's largest runs used 3,456 TPU v4 chips, roughly 60% of a full pod.", V10, "roughly 60%", "contradicted",
      84.38),
-    ("谷歌用了 2048 颗 TPU v4，约占整个 Pod 的 75%。", V10, "75%", "contradicted", 50),
+    ("谷歌用了 2048 颗 TPU v4，约占整个 Pod 的 75%。", V10, "约占整个 Pod 的 75%", "contradicted", 50),
     # without a count of chips in its text, a share of a pod is not read
     ("Google says about 20% of its TPU v4 pod time goes to research.", V10, "about 20%", "unverifiable", None),
     # 'the previous generation' in a clause that names no chip: the chip before the one the text is about
