@@ -212,6 +212,12 @@ def _cjk(text: str, offset: int, lang: Language, taken: list[tuple[int, int]]) -
             low, high = lo * scale, hi * scale + scale - 1
             out.append(Num(offset + s - 1, offset + e, low, scale, True, "vague", low, high, "approx"))
             continue
+        if all(c in lang.scales for c in run) and prev in lang.bare_scale_after:
+            scale = 1.0
+            for c in run:
+                scale *= lang.scales[c]
+            out.append(Num(offset + s, offset + e, scale, scale, True, "cjk"))
+            continue
         if all(c in lang.scales for c in run) and prev in lang.lower_prefixes:
             scale = 1.0
             for c in run:

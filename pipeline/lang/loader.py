@@ -29,7 +29,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "numerals": {
         "digits", "scales", "decimal_point", "suffix_scales", "vague_prefixes", "lower_prefixes",
         "vague", "half", "words", "indefinite", "half_after", "compound_joiners", "exponents",
-        "dimensions", "either_or", "fractions", "denominators",
+        "dimensions", "either_or", "fractions", "denominators", "bare_scale_after",
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
@@ -89,6 +89,7 @@ class Language:
     either_or: tuple[str, ...]  # "one or two minutes": a number or the next one up, one vague quantity
     fractions: tuple[re.Pattern[str], ...]  # 八分之一: groups n (numerator), d (denominator)
     denominators: dict[str, float]  # "a third": the word of a denominator and its number
+    bare_scale_after: tuple[str, ...]  # 近千块: a scale word alone after one of these is one of that scale
     compound_joiners: tuple[str, ...]
     units: dict[str, Unit]  # surface form -> unit (longest-first lists below)
     prefix_units: dict[str, Unit]
@@ -257,6 +258,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
                                           "", "numerals.exponents").values()),
         either_or=tuple(str(w) for w in num.get("either_or") or ()),
         denominators={str(k).lower(): float(v) for k, v in (num.get("denominators") or {}).items()},
+        bare_scale_after=tuple(str(w) for w in num.get("bare_scale_after") or ()),
         fractions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("fractions") or [])},
                                           "", "numerals.fractions").values()),
         dimensions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("dimensions") or [])},
