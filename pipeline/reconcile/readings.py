@@ -50,6 +50,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "new_count": ("round",),
     "companies_count": ("round",),
     "date": (),  # a date is checked against the dated event, whatever the round
+    "quality_target": ("round", "benchmark"),
 }
 # Metrics whose figure is a count of benchmarks, and what else such a count can count.
 BENCHMARK_COUNTS = ("wins_count", "per_chip_wins_count", "single_node_wins_count", "entries_count", "records_count",

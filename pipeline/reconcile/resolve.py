@@ -31,6 +31,7 @@ from pipeline.reconcile.statements import (
     pod_share,
     records_count,
     stated,
+    statement_fact,
     submissions_count,
 )
 from pipeline.reconcile.times import elapsed, fastest_result, train_time
@@ -65,6 +66,8 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "pod_chips": pod_chips,
     "pod_share": pod_share,
     "date": date,
+    # the quality target of a benchmark in a round (corpora/official/round_facts.csv)
+    "quality_target": lambda c, ctx: statement_fact(c, ctx, "quality_target", ("round", "benchmark")),
     "duration": elapsed,
 }
 
