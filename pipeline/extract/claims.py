@@ -227,6 +227,12 @@ class SentenceExtractor:
                 if elided:
                     # what it counts is read from another count, not written: no frame is fixed by it
                     claim = evolve(claim, support={"counted": (1, ())})
+            prev = claims[-1] if claims else None
+            if (prev is not None and claim.kind == "ratio" and prev.kind == "ratio" and prev.ratio_reading
+                    and claim.reading_cue is None and self.text[prev.end:claim.start].strip().lower()
+                    in {c.lower() for c in self.lang.coordinators}):
+                # "快了 2.5 倍至 4 倍", "2.5 to 4 times faster": the far end reads like the near one
+                claim = evolve(claim, ratio_reading=prev.ratio_reading, reading_cue=prev.reading_cue)
             claims.append(claim)
             last_end = claim.end
         claims.sort(key=lambda c: (c.start, c.end))
