@@ -179,3 +179,25 @@ def test_a_run_records_each_articles_date_and_its_source(tmp_path: Path):
     assert (rows["line.txt"]["date"], rows["line.txt"]["date_source"]) == ("2020-07-31", "date line")
     assert (rows["page.html"]["date"], rows["page.html"]["date_source"]) == ("2021-07-06", "page markup")
     assert rows["none.txt"]["date"] is None
+
+
+# (article, claim, the framework the output shows): the result a verdict rests on names what the text leaves out
+FRAMEWORKS = [
+    ("In MLPerf Training v0.6, a single DGX-1 trained ResNet-50 in 115.22 minutes.", "115.22 minutes", "mxnet"),
+    ("In MLPerf Training v1.0, Graphcore's IPU-POD16 trained ResNet-50 in 37.12 minutes.", "37.12 minutes",
+     "tensorflow"),
+    # a figure no result decides names no framework
+    ("Google says its TPU v4 pod peaks above an exaflop.", "above an exaflop", None),
+]
+
+
+@pytest.mark.parametrize("text, claim_text, framework", FRAMEWORKS, ids=[r[1] for r in FRAMEWORKS])
+def test_the_framework_of_the_result_a_verdict_rests_on(text, claim_text, framework):
+    assert _claim(text, claim_text).entities.framework == framework
+
+
+def test_an_org_is_carried_past_a_paragraph_until_another_is_named():
+    text = ("NVIDIA entered MLPerf Training v0.7 with Selene.\n\nThe machine has 2,048 GPUs.\n\n"
+            "Google entered TPU v4.\n\nThe largest slice had 256 chips.")
+    assert _claim(text, "2,048 GPUs").entities.org == "nvidia"
+    assert _claim(text, "256 chips").entities.org == "google"

@@ -383,9 +383,13 @@ class _Article:
         self._adjust(st, claim, clause, ok, chosen)
         self._respectively(st, claim, ok, chosen)
         self._table_header(st, claim, chosen)
-        if "org" not in chosen and "org" not in ignore and self.topic_org and claim.counted not in self.rules.orgless:
-            # the org a story is about, where the words name none: shown, never a frame (INFERRED)
-            chosen["org"] = (self.topic_org, INFERRED)
+        if "org" not in chosen and "org" not in ignore and claim.counted not in self.rules.orgless:
+            # where the words name no org: the last one named before, in any paragraph (a subject is carried
+            # until another is named), else the org the story is about; shown, never a frame (INFERRED)
+            far = self._carry(st, "org", far=True)
+            org = far[0] if far and far[0] and far[0] != AMBIGUOUS else self.topic_org
+            if org:
+                chosen["org"] = (org, INFERRED)
         if "round" not in ignore and "round" not in chosen:
             chosen["round"] = (self.round, 4)
         levels: dict[str, int] = {}

@@ -144,22 +144,39 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
         done[i] = _verdict(i, claims[i], claims, scope, ctx, [done[k] for k in sorted(done)])
     out = [evolve(done[i], entities=_shown(done[i], shown[i], official)) if i in shown else done[i]
            for i in range(len(claims))]
+    out = [_with_framework(c, official) for c in out]
     return [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(out)]
 
+
+
+def _records(claim: Claim, official: OfficialResults) -> list:
+    out = []
+    for rid in claim.evidence:
+        try:
+            out.append(official.record(rid))
+        except (KeyError, LookupError, ValueError):
+            continue
+    return out
 
 
 def _shown(claim: Claim, inferred_entities, official: OfficialResults):
     """The entities to show: the inferred ones back, unless the result the verdict rests on is another
     org's (an inferred topic org is no match for "Google's SSD time" that answered the claim)."""
-    orgs = set()
-    for rid in claim.evidence:
-        try:
-            orgs.add(official.record(rid).org)
-        except (KeyError, LookupError, ValueError):
-            continue
+    orgs = {r.org for r in _records(claim, official)}
     if len(orgs) == 1 and inferred_entities.org not in orgs | {None}:
         return replace(claim.entities, org=claim.entities.org or next(iter(orgs)))
     return replace(inferred_entities, **{t: v for t, v in claim.entities.as_dict().items() if v})
+
+
+def _with_framework(claim: Claim, official: OfficialResults) -> Claim:
+    """A result the verdict rests on names its framework where the text does not ("NVIDIA's 0.76
+    minutes" ran MXNet): shown, like the other entities the words leave unsaid."""
+    if claim.entities.framework or claim.verdict not in ("supported", "contradicted", "ambiguous"):
+        return claim
+    frameworks = {r.framework for r in _records(claim, official) if r.framework}
+    if len(frameworks) != 1 or ";" in next(iter(frameworks)):
+        return claim
+    return evolve(claim, entities=replace(claim.entities, framework=next(iter(frameworks))))
 
 
 def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], ctx: ArticleContext,
