@@ -30,6 +30,12 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
     # ISO 8601 dates read the same in every language
     iso = re.compile(r"(?<![\d/-])(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?![\d:])")
     out: list[tuple[str, re.Pattern[str]]] = [("iso", iso)]
+    # dates in figures with slashes or dots, in the orders the language's news writes them (2020/7/29;
+    # 8/3/2020 is August 3 in US-style English: `numeric_order`)
+    for order in d.get("numeric_order") or ():
+        parts = {"y": r"(?P<y>\d{4})", "m": r"(?P<m>\d{1,2})", "d": r"(?P<d>\d{1,2})"}
+        body = r"[/.]".join(parts[c] for c in order)
+        out.append((f"num_{order}", re.compile(rf"(?<![\d/.]){body}(?![\d/]|\.\d|\s*\d{{1,2}}:\d{{2}})")))
     follow = sorted(d.get("following_year") or [], key=len, reverse=True)
     follow_alt = "|".join(re.escape(f) for f in follow) or r"(?!x)x"
     rel = sorted(d.get("relative_years") or {}, key=len, reverse=True)

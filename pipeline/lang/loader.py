@@ -41,7 +41,7 @@ SCHEMA: dict[str, set[str] | None] = {
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year", "publication_cues", "event_nouns",
-              "last_month"},
+              "last_month", "numeric_order"},
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
