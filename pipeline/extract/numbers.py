@@ -346,6 +346,19 @@ def _dimensions(text: str, offset: int, lang: Language) -> list[Num]:
             for rx in lang.dimensions for m in rx.finditer(text)]
 
 
+def _anaphoric(text: str, offset: int, lang: Language) -> list[Num]:
+    """"both of them": a number word that counts only before an anaphor (see claims._elided)."""
+    if not lang.anaphora_numbers or not lang.anaphora:
+        return []
+    key = "anaphora_numbers_re"
+    if key not in lang.cache:
+        words = "|".join(re.escape(w) for w in lang.anaphora_numbers)
+        after = "|".join(re.escape(a).replace(r"\ ", r"\s+") for a in lang.anaphora)
+        lang.cache[key] = re.compile(rf"(?i)\b(?:{words})\b(?=\s+(?:{after})\b)")
+    return [Num(offset + m.start(), offset + m.end(), lang.anaphora_numbers[m.group(0).lower()], 1.0, True, "word")
+            for m in lang.cache[key].finditer(text)]
+
+
 def _fractions(text: str, offset: int, lang: Language) -> list[Num]:
     """八分之一 (1/8): numerator over denominator, written in either kind of numeral."""
     out = []
@@ -454,7 +467,7 @@ def find_numbers(text: str, offset: int, lang: Language) -> list[Num]:
     """All numbers in `text` (a sentence of the analysis text starting at article offset `offset`),
     non-overlapping, in order.  Vague phrases win over the numerals inside them."""
     found = (_implicit(text, offset, lang) + _vague(text, offset, lang) + _exponents(text, offset, lang)
-             + _dimensions(text, offset, lang) + _fractions(text, offset, lang))
+             + _dimensions(text, offset, lang) + _fractions(text, offset, lang) + _anaphoric(text, offset, lang))
     taken = [(n.start, n.end) for n in found]
     for n in _arabic(text, offset, lang):
         if not any(a < n.end and n.start < b for a, b in taken):

@@ -38,7 +38,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
-               "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links"},
+               "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
+               "anaphora_numbers"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "relative_years", "following_year", "publication_cues", "event_nouns",
               "last_month", "numeric_order"},
@@ -120,6 +121,7 @@ class Language:
     verb_markers: tuple[str, ...]
     # a count whose noun is left out: "three of them", "16 records: eight on ... and eight in ..."
     anaphora: tuple[str, ...]
+    anaphora_numbers: dict[str, float]  # "both of them": a number word that counts only before an anaphor
     elided_after: tuple[str, ...]
     elided_before: tuple[str, ...]
     elided_from: tuple[str, ...]
@@ -292,6 +294,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         noun_joiners=tuple(cnt.get("noun_joiners") or ()),
         verb_markers=tuple(str(m) for m in cnt.get("verb_markers") or ()),
         anaphora=_longest_first(cnt.get("anaphora") or []),
+        anaphora_numbers={str(k).lower(): float(v) for k, v in (cnt.get("anaphora_numbers") or {}).items()},
         elided_after=_longest_first(cnt.get("elided_after") or []),
         elided_before=_longest_first(cnt.get("elided_before") or []),
         elided_from=_longest_first(cnt.get("elided_from") or []),
