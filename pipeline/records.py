@@ -248,3 +248,5 @@ class ArticleResult:
     lang: str | None = None
     # the date the article was read as of, and where it came from (sidecar, page markup, date line)
     dated: dict[str, str] | None = None
+    # numbers lost with a reason ({start, end, text, reason}): one claim's trouble, not the article's
+    problems: tuple[dict, ...] = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -156,6 +157,10 @@ class ArticleScan:
         return self._dates[lang.code]
 
 
+# the largest magnitude a number may have and still be read (10^30: beyond any count, time or FLOP/s)
+MAX_VALUE = 1e30
+
+
 class SentenceExtractor:
     def __init__(self, seg: Segmented, sent: Sentence, lang: Language, settings: Settings,
                  article_year: int | None, scan: ArticleScan | None = None, article_month: int | None = None):
@@ -170,6 +175,7 @@ class SentenceExtractor:
         self.latin = not lang.cjk
         self.stamps: list = []  # dates that are when a source was published (see _timestamp)
         self.before: list[Claim] = []  # the claims of the sentence before (a count it may continue)
+        self.problems: list[dict] = []  # numbers lost with a reason (out of range, an internal error)
 
     @cached_property
     def blocked(self) -> Blocked:
@@ -189,6 +195,13 @@ class SentenceExtractor:
         nums = [n for n in find_numbers(body, s0, self.lang)
                 if not self.blocked.overlaps(n.start, n.end)
                 and not any(d.start < n.end and n.start < d.end for d in dates + self.stamps)]
+        # a number no quantity of this world reaches (a 400-digit "N倍") is lost with a reason, never
+        # written as Infinity; the rest of the article goes on
+        sane = [n for n in nums if math.isfinite(n.value) and abs(n.value) <= MAX_VALUE]
+        for n in nums:
+            if n not in sane:
+                self._problem(n.start, n.end, f"a number out of range ({n.end - n.start} characters): not read")
+        nums = sane
         reader = Reader(self.text, self.lang, s0, s1, {n.start for n in nums}, self.seg.boundaries)
         quantities: list[Quantity | None] = [reader.quantity(n) for n in nums]
         consumed: set[int] = set()
@@ -196,47 +209,62 @@ class SentenceExtractor:
         for i, num in enumerate(nums):
             if i in consumed or num.start < last_end:
                 continue
-            q = quantities[i]
-            part = self._partitive(nums, quantities, i)
-            if part is not None:
-                j, value_num, total_num, end, counted = part
-                consumed.add(j)
-                claim = self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
-                                    span_start=nums[i].start, of_total=total_num.value)
-            else:
-                elided = False
-                if q is None:
-                    q = self._coordinated(nums, quantities, i) or self._listed(nums, quantities, i)
-                if q is None:
-                    q = self._range_end(nums, quantities, i) or self._table_cell(num)
-                if q is None:
-                    q = self._elided(num, claims)
-                    elided = q is not None
-                if q is None or not (elided or reader.newsworthy(num, q)):
-                    continue
-                either = self._or_next(nums, quantities, i, q)
-                if either is not None:
-                    j, num, q = either
-                    consumed.update(range(i + 1, j + 1))
-                elif q.kind == "duration":
-                    merged = self._compound(nums, quantities, i, q)
-                    if merged is not None:
-                        j, num, q = merged
-                        consumed.update(range(i + 1, j + 1))
-                claim = self._build(num, q)
-                if elided:
-                    # what it counts is read from another count, not written: no frame is fixed by it
-                    claim = evolve(claim, support={"counted": (1, ())})
-            prev = claims[-1] if claims else None
-            if (prev is not None and claim.kind == "ratio" and prev.kind == "ratio" and prev.ratio_reading
-                    and claim.reading_cue is None and self.text[prev.end:claim.start].strip().lower()
-                    in {c.lower() for c in self.lang.coordinators}):
-                # "快了 2.5 倍至 4 倍", "2.5 to 4 times faster": the far end reads like the near one
-                claim = evolve(claim, ratio_reading=prev.ratio_reading, reading_cue=prev.reading_cue)
+            try:
+                claim = self._one(i, num, nums, quantities, reader, claims, consumed)
+            except Exception as exc:  # noqa: BLE001 - one claim's failure loses that claim, not the article
+                self._problem(num.start, num.end, f"internal: {type(exc).__name__}: {exc}"[:200])
+                continue
+            if claim is None:
+                continue
             claims.append(claim)
             last_end = claim.end
         claims.sort(key=lambda c: (c.start, c.end))
         return claims
+
+    def _problem(self, start: int, end: int, reason: str) -> None:
+        self.problems.append({"start": start, "end": end, "text": self.seg.article.text[start:end][:80],
+                              "reason": reason})
+
+    def _one(self, i, num, nums, quantities, reader, claims, consumed) -> Claim | None:
+        """The claim of one number (None: it is no claim)."""
+        q = quantities[i]
+        part = self._partitive(nums, quantities, i)
+        if part is not None:
+            j, value_num, total_num, end, counted = part
+            consumed.add(j)
+            claim = self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
+                                span_start=nums[i].start, of_total=total_num.value)
+        else:
+            elided = False
+            if q is None:
+                q = self._coordinated(nums, quantities, i) or self._listed(nums, quantities, i)
+            if q is None:
+                q = self._range_end(nums, quantities, i) or self._table_cell(num)
+            if q is None:
+                q = self._elided(num, claims)
+                elided = q is not None
+            if q is None or not (elided or reader.newsworthy(num, q)):
+                return None
+            either = self._or_next(nums, quantities, i, q)
+            if either is not None:
+                j, num, q = either
+                consumed.update(range(i + 1, j + 1))
+            elif q.kind == "duration":
+                merged = self._compound(nums, quantities, i, q)
+                if merged is not None:
+                    j, num, q = merged
+                    consumed.update(range(i + 1, j + 1))
+            claim = self._build(num, q)
+            if elided:
+                # what it counts is read from another count, not written: no frame is fixed by it
+                claim = evolve(claim, support={"counted": (1, ())})
+        prev = claims[-1] if claims else None
+        if (prev is not None and claim.kind == "ratio" and prev.kind == "ratio" and prev.ratio_reading
+                and claim.reading_cue is None and self.text[prev.end:claim.start].strip().lower()
+                in {c.lower() for c in self.lang.coordinators}):
+            # "快了 2.5 倍至 4 倍", "2.5 to 4 times faster": the far end reads like the near one
+            claim = evolve(claim, ratio_reading=prev.ratio_reading, reading_cue=prev.reading_cue)
+        return claim
 
     def _dates(self, body: str):
         found = []
@@ -647,8 +675,9 @@ def _article_date(meta: dict) -> tuple[int | None, int | None]:
     return int(m.group(1)), (int(m.group(2)) if m.group(2) else None)
 
 
-def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Claim]:
-    """Every numeric claim of a segmented article, in document order."""
+def extract_claims(seg: Segmented, settings: Settings | None = None, problems: list | None = None) -> list[Claim]:
+    """Every numeric claim of a segmented article, in document order.  `problems`, when given, receives
+    the numbers that were lost and why ({start, end, text, reason})."""
     settings = settings or Settings()
     langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
     year, month = _article_date(seg.article.meta)
@@ -660,6 +689,8 @@ def extract_claims(seg: Segmented, settings: Settings | None = None) -> list[Cla
         extractor.before = before
         before = extractor.run()
         out.extend(before)
+        if problems is not None:
+            problems.extend(extractor.problems)
     return out
 
 

@@ -48,13 +48,38 @@ def find_articles(root: Path, exclude: Iterable[Path] = (), walk_errors: list[OS
         if walk_errors is not None:
             walk_errors.append(exc)
 
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
-        dirnames[:] = sorted(d for d in dirnames if os.path.realpath(os.path.join(dirpath, d)) not in skip)
+    for dirpath, filenames in _walk(str(root), skip, onerror):
         for name in sorted(filenames):
             if name.endswith(META_SUFFIX):
                 continue
             if Path(name).suffix.lower() in ARTICLE_SUFFIXES:
                 yield Path(dirpath) / name
+
+
+def _walk(root: str, skip: set[str], onerror) -> Iterator[tuple[str, list[str]]]:
+    """(folder, its file names), top-down, folders in name order, directory symlinks not followed.  An
+    explicit stack, not recursion: 1,000 nested folders are a path, not a RecursionError."""
+    stack = [root]
+    while stack:
+        top = stack.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = list(it)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        dirs, files = [], []
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else files).append(e.name)
+        yield top, files
+        for d in sorted(dirs, reverse=True):
+            path = os.path.join(top, d)
+            if os.path.realpath(path) not in skip:
+                stack.append(path)
 
 
 def printable(name: str) -> str:

@@ -125,6 +125,7 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
         "version": version,
         "lang": result.lang,
         "dated": result.dated,
+        "problems": list(result.problems),
         "claims": [c.to_contract() for c in result.claims],
         "error": result.error.to_contract() if result.error else None,
     }
@@ -356,7 +357,8 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
             dated = part.get("dated") if isinstance(part.get("dated"), dict) else {}
             articles.write(jsonl_bytes([{"doc": part["doc"], "lang": part.get("lang"), "claims": len(rows),
                                          "error": bool(part.get("error")), "date": dated.get("date"),
-                                         "date_source": dated.get("source"), "date_line": dated.get("line")}]))
+                                         "date_source": dated.get("source"), "date_line": dated.get("line"),
+                                         "problems": part.get("problems") or []}]))
         for e in extra_errors:
             errors.write(jsonl_bytes([e]))
             summary.errors += 1
@@ -379,7 +381,18 @@ def csv_row(r: dict) -> list:
     flat["evidence"] = " ".join(r.get("evidence") or [])
     for key in ("compared_to", "frame", "alternatives"):
         flat[key] = json.dumps(r[key], ensure_ascii=False) if r.get(key) else ""
-    return ["" if flat.get(k) is None else flat[k] for k in CSV_COLUMNS]
+    return ["" if flat.get(k) is None else _cell(flat[k]) for k in CSV_COLUMNS]
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): such text
+# gets a leading apostrophe in claims.csv; claims.jsonl keeps the text as it was.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _csv_text(rows: Iterable[list]) -> bytes:

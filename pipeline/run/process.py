@@ -150,7 +150,11 @@ class Pipeline:
             if found:
                 article = replace(article, meta={**article.meta, "date_text": found[0], "date_line": found[1]})
                 seg = replace(seg, article=article)
-        claims = extract_claims(seg, self.settings)
+        problems: list[dict] = []
+        claims = extract_claims(seg, self.settings, problems)
+        if problems:
+            article = replace(seg.article, meta={**seg.article.meta, "problems": problems})
+            seg = replace(seg, article=article)
         claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
         return seg, claims
 
@@ -160,7 +164,7 @@ class Pipeline:
         langs = [s.lang for s in seg.sentences]
         lang = max(dict.fromkeys(langs), key=langs.count) if langs else None  # a tie: the first
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang,
-                             dated=dated(seg.article.meta))
+                             dated=dated(seg.article.meta), problems=tuple(seg.article.meta.get("problems") or ()))
 
 
 def get_pipeline(settings: Settings) -> Pipeline:

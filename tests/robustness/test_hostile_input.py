@@ -1,0 +1,62 @@
+"""Issue #17, round two: input that must take at most one claim down, never an article or the batch, and
+output that is safe to open (a spreadsheet does not run a cell as a formula)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+from pipeline.ingest.read import find_articles
+from pipeline.records import Article
+from pipeline.run.batch import run_batch
+from pipeline.run.process import get_pipeline
+from pipeline.settings import Settings
+
+BIG = "9" * 400
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def test_a_number_out_of_range_loses_that_claim_with_a_reason_and_nothing_else():
+    for text, kept in ((f"The new chip is {BIG} times faster. Google used 4096 chips.", "4096 chips"),
+                       (f"谷歌用了{BIG}块GPU，训练用时23秒。", "23秒")):
+        result = get_pipeline(Settings()).process(Article(doc="x.txt", text=text, meta={}))
+        assert [c.text for c in result.claims] == [kept]
+        assert [p["reason"] for p in result.problems] == ["a number out of range (400 characters): not read"]
+
+
+def test_no_infinity_reaches_the_outputs(tmp_path: Path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "big.txt").write_text(f"It is {BIG} times faster, and Google used {BIG} GPUs and 4096 chips.\n")
+    run_batch(src, tmp_path / "out", Settings())
+    for line in (tmp_path / "out" / "claims.jsonl").read_text().splitlines():
+        json.loads(line, parse_constant=_no_constants)
+    rows = [json.loads(x) for x in (tmp_path / "out" / "articles.jsonl").read_text().splitlines()]
+    assert rows[0]["claims"] == 1 and len(rows[0]["problems"]) == 2 and not rows[0]["error"]
+
+
+def test_a_thousand_nested_folders_are_walked_without_recursion(tmp_path: Path):
+    deep = str(tmp_path)
+    for _ in range(1200):
+        deep = os.path.join(deep, "d")
+        os.mkdir(deep)
+    Path(deep, "deep.txt").write_text("Google used 4096 chips.\n")
+    (tmp_path / "top.txt").write_text("NVIDIA used 2048 GPUs.\n")
+    assert sorted(p.name for p in find_articles(tmp_path)) == ["deep.txt", "top.txt"]
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "=HYPERLINK(1).txt").write_text('=HYPERLINK("http://x") says Google used 4096 chips.\n')
+    run_batch(src, tmp_path / "out", Settings())
+    with open(tmp_path / "out" / "claims.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and rows[0]["doc"].startswith("'=") and rows[0]["sentence"].startswith("'=")
+    claim = json.loads((tmp_path / "out" / "claims.jsonl").read_text().splitlines()[0])
+    assert claim["doc"].startswith("=") and claim["sentence"].startswith("=")  # the faithful copy
