@@ -52,6 +52,9 @@ def run(
     workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 1,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    follow_symlinks: Annotated[bool, typer.Option(
+        "--follow-symlinks", help="Read file links whose target lies outside INPUT_DIR (off: listed in "
+        "errors.jsonl, not read).")] = False,
 ) -> None:
     """Extract and check every numeric claim of the articles in INPUT_DIR."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -64,6 +67,8 @@ def run(
     settings = _settings(config)
     if official is not None:
         settings = settings.updated({"official": str(official)})
+    if follow_symlinks:
+        settings = settings.updated({"follow_symlinks": True})
     if workers < 0:
         console.print(f"[red]error:[/red] --workers must be 0 (one per CPU core) or more, not {workers}")
         raise typer.Exit(2)

@@ -35,6 +35,9 @@ class Settings:
     segmenter: str = "lazy"
     # a corpus of more articles than this gets a corpus report page plus parts of this many articles
     report_page_articles: int = 100
+    # read a file symlink whose target lies outside the input folder (off: such links are listed in
+    # errors.jsonl and not read, so /etc/passwd linked into a corpus stays unread)
+    follow_symlinks: bool = False
 
     @classmethod
     def from_toml(cls, path: Path, section: tuple[str, ...] = ("tool", "newsclaims")) -> Settings:

@@ -33,11 +33,17 @@ MAX_META_BYTES = 1 << 20  # a sidecar is a few lines of YAML; anything bigger is
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-8, UTF-16/32 LE, BE
 
 
-def find_articles(root: Path, exclude: Iterable[Path] = (), walk_errors: list[OSError] | None = None) -> Iterator[Path]:
+class OutsideLink(OSError):
+    """A file symlink whose target lies outside the folder being read: not followed unless asked."""
+
+
+def find_articles(root: Path, exclude: Iterable[Path] = (), walk_errors: list[OSError] | None = None,
+                  follow_symlinks: bool = False) -> Iterator[Path]:
     """Article files under `root`, recursively, in a stable order.  Directory symlinks are not followed
-    (no loops); file symlinks are listed (reading one that loops is an "unreadable" error).  Folders in
-    `exclude` (the output folder, when it lies inside the input) are skipped; folders that cannot be
-    listed are appended to `walk_errors` instead of being skipped silently."""
+    (no loops); file symlinks are listed when their target lies inside `root` (or with follow_symlinks;
+    reading one that loops is an "unreadable" error), else appended to `walk_errors` as OutsideLink.
+    Folders in `exclude` (the output folder, when it lies inside the input) are skipped; folders that
+    cannot be listed are appended to `walk_errors` instead of being skipped silently."""
     root = Path(root)
     if root.is_file():
         yield root
@@ -48,12 +54,20 @@ def find_articles(root: Path, exclude: Iterable[Path] = (), walk_errors: list[OS
         if walk_errors is not None:
             walk_errors.append(exc)
 
+    inside = os.path.realpath(root)
     for dirpath, filenames in _walk(str(root), skip, onerror):
         for name in sorted(filenames):
             if name.endswith(META_SUFFIX):
                 continue
             if Path(name).suffix.lower() in ARTICLE_SUFFIXES:
-                yield Path(dirpath) / name
+                path = Path(dirpath) / name
+                if not follow_symlinks and path.is_symlink():
+                    target = os.path.realpath(path)
+                    if target != inside and not target.startswith(inside + os.sep):
+                        onerror(OutsideLink(errno.EXDEV, "a symbolic link to a file outside the input folder",
+                                            str(path)))
+                        continue
+                yield path
 
 
 def _walk(root: str, skip: set[str], onerror) -> Iterator[tuple[str, list[str]]]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, locked_dir, remove_stale_temps
-from pipeline.ingest.read import META_SUFFIX, doc_id, find_articles, printable
+from pipeline.ingest.read import META_SUFFIX, OutsideLink, doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
@@ -169,7 +169,8 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
                 progress: Callable[[int, int, str], None] | None, version: str, engine: str = "local",
                 scheduler: str | None = None) -> BatchSummary:
     walk_errors: list[OSError] = []
-    paths = list(find_articles(input_dir, exclude=[out_dir], walk_errors=walk_errors))
+    paths = list(find_articles(input_dir, exclude=[out_dir], walk_errors=walk_errors,
+                               follow_symlinks=settings.follow_symlinks))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
     docs = [doc_id(p, input_dir) for p in paths]
     # Only what a part file does not hold stays in memory: the results of articles that failed for a
@@ -210,8 +211,10 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
             end_of_articles()
     summary.processed = len(todo)
     extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
-              "detail": f"cannot list the folder ({exc.strerror}); its articles were not read: check its "
-                        "permissions"} for exc in walk_errors]
+              "detail": (f"{exc.strerror}: not read (the target lies outside the input folder; "
+                         "--follow-symlinks reads it)") if isinstance(exc, OutsideLink) else
+              f"cannot list the folder ({exc.strerror}); its articles were not read: check its permissions"}
+             for exc in walk_errors]
 
     # The merged outputs are made of exactly these parts (and walk errors): when all were stored before and
     # the outputs of that merge are untouched, they are current.

@@ -41,13 +41,34 @@ def test_no_infinity_reaches_the_outputs(tmp_path: Path):
 
 
 def test_a_thousand_nested_folders_are_walked_without_recursion(tmp_path: Path):
-    deep = str(tmp_path)
-    for _ in range(1200):
-        deep = os.path.join(deep, "d")
-        os.mkdir(deep)
-    Path(deep, "deep.txt").write_text("Google used 4096 chips.\n")
-    (tmp_path / "top.txt").write_text("NVIDIA used 2048 GPUs.\n")
-    assert sorted(p.name for p in find_articles(tmp_path)) == ["deep.txt", "top.txt"]
+    deep = str(tmp_path / "nest")
+    os.mkdir(deep)
+    try:
+        for _ in range(1200):
+            deep = os.path.join(deep, "d")
+            os.mkdir(deep)
+        Path(deep, "deep.txt").write_text("Google used 4096 chips.\n")
+        (tmp_path / "top.txt").write_text("NVIDIA used 2048 GPUs.\n")
+        assert sorted(p.name for p in find_articles(tmp_path)) == ["deep.txt", "top.txt"]
+    finally:
+        _remove_deep(str(tmp_path / "nest"))
+
+
+def _remove_deep(top: str) -> None:
+    """Bottom-up, without recursion: pytest's own cleanup (shutil.rmtree) recurses once per level."""
+    if not os.path.isdir(top):
+        return
+    path = top
+    while os.path.isdir(os.path.join(path, "d")):
+        path = os.path.join(path, "d")
+    while True:
+        for name in os.listdir(path):
+            if not os.path.isdir(os.path.join(path, name)):
+                os.unlink(os.path.join(path, name))
+        os.rmdir(path)
+        if path == top:
+            break
+        path = os.path.dirname(path)
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path):
@@ -60,3 +81,22 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(tmp_path: Path):
     assert rows and rows[0]["doc"].startswith("'=") and rows[0]["sentence"].startswith("'=")
     claim = json.loads((tmp_path / "out" / "claims.jsonl").read_text().splitlines()[0])
     assert claim["doc"].startswith("=") and claim["sentence"].startswith("=")  # the faithful copy
+
+
+def test_a_file_link_out_of_the_input_folder_is_listed_not_read(tmp_path: Path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("The password has 12 characters and 4096 chips.\n")
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "ok.txt").write_text("Google used 4096 chips.\n")
+    (src / "inner.txt").symlink_to(src / "ok.txt")  # inside: read
+    (src / "leak.txt").symlink_to(secret)
+    run_batch(src, tmp_path / "out", Settings())
+    docs = {json.loads(x)["doc"] for x in (tmp_path / "out" / "claims.jsonl").read_text().splitlines()}
+    assert docs == {"ok.txt", "inner.txt"}
+    errors = [json.loads(x) for x in (tmp_path / "out" / "errors.jsonl").read_text().splitlines()]
+    assert [(e["doc"], e["error"]) for e in errors] == [("leak.txt", "unreadable")]
+    assert "--follow-symlinks" in errors[0]["detail"]
+    run_batch(src, tmp_path / "out2", Settings(follow_symlinks=True))
+    docs = {json.loads(x)["doc"] for x in (tmp_path / "out2" / "claims.jsonl").read_text().splitlines()}
+    assert "leak.txt" in docs
