@@ -32,6 +32,16 @@ def cell(value: Any) -> str:
     return " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
 
 
+def code(value: Any) -> str:
+    """A file name as an inline code span, on one line: a newline in a name would end the heading and let
+    what follows (an <img onerror=...>) stand as raw HTML; backticks would close the span."""
+    text = " ".join(str(value).split())
+    if not text:
+        return ""
+    # a plain name reads best as code; one with markup is escaped like a cell (entities, no raw tag)
+    return f"`{text}`" if cell(text) == text and "`" not in text else cell(text)
+
+
 def table(headers: list[str], rows: list[list[Any]], right: tuple[int, ...] = ()) -> list[str]:
     lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
              "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
@@ -100,7 +110,7 @@ def error_lines(errors: list[dict[str, Any]]) -> list[str]:
 
 
 def article_lines(a: ArticleView) -> list[str]:
-    heading = f"{cell(a.title)} (`{a.doc.replace('`', '')}`)" if a.title else f"`{a.doc.replace('`', '')}`"
+    heading = f"{cell(a.title)} ({code(a.doc)})" if a.title else code(a.doc)
     out = [f"### {heading}", ""]
     if not a.claims:
         return out + ["No numeric claims.", ""]

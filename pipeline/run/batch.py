@@ -384,7 +384,7 @@ def csv_row(r: dict) -> list:
     flat["evidence"] = " ".join(r.get("evidence") or [])
     for key in ("compared_to", "frame", "alternatives"):
         flat[key] = json.dumps(r[key], ensure_ascii=False) if r.get(key) else ""
-    return ["" if flat.get(k) is None else _cell(flat[k]) for k in CSV_COLUMNS]
+    return ["" if flat.get(k) is None else csv_cell(flat[k]) for k in CSV_COLUMNS]
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): such text
@@ -392,7 +392,8 @@ def csv_row(r: dict) -> list:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _cell(value):
+def csv_cell(value):
+    """A value as claims.csv writes it: text a spreadsheet would run gets a leading apostrophe."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value

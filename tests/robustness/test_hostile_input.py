@@ -100,3 +100,28 @@ def test_a_file_link_out_of_the_input_folder_is_listed_not_read(tmp_path: Path):
     run_batch(src, tmp_path / "out2", Settings(follow_symlinks=True))
     docs = {json.loads(x)["doc"] for x in (tmp_path / "out2" / "claims.jsonl").read_text().splitlines()}
     assert "leak.txt" in docs
+
+
+# one payload table for every output format (#17, item 6): text from outside is inert in html, md and csv
+PAYLOADS = ['<img src=x onerror=alert(1)>', '<script>alert(1)</script>', '=HYPERLINK("http://x")',
+            "**bold** `code` | pipe"]
+
+
+def test_text_from_outside_is_inert_in_every_output(tmp_path: Path):
+    from pipeline.report.build import write_reports
+
+    src = tmp_path / "in"
+    src.mkdir()
+    name = "a\n<img src=x onerror=alert(1)>.txt"  # a file name with a newline and a tag
+    (src / name).write_text("".join(f"{p} Google used 4096 chips.\n" for p in PAYLOADS), encoding="utf-8")
+    out = tmp_path / "out"
+    run_batch(src, out, Settings())
+    write_reports(out, src)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    html = (out / "report.html").read_text(encoding="utf-8")
+    for payload in PAYLOADS[:2]:
+        assert payload not in md and payload not in html
+    assert not any(line.lstrip().startswith("<img") for line in md.splitlines())
+    with open(out / "claims.csv", newline="", encoding="utf-8") as fh:
+        cells = [c for row in csv.reader(fh) for c in row]
+    assert not any(c.startswith(("=", "+", "@")) for c in cells)
