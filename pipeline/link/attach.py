@@ -74,6 +74,7 @@ class _Sent:
     segments: list[frames.Span] = field(default_factory=list)  # independent clauses (semicolons)
     head_end: int | None = None  # where the head of a list of segments ends (its colon), if it has one
     _contrast: list[frames.Span] | None = None
+    _cue_types: dict[str, set[str]] = field(default_factory=dict)
     block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
@@ -146,7 +147,12 @@ class _Sent:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
 
     def cue_types(self, prefix: str) -> set[str]:
-        return {k.split(":", 1)[1] for c in self.cues for k in c.keys if k.startswith(prefix)}
+        # asked once per claim and type: computed once per sentence (a long line holds thousands of claims)
+        hit = self._cue_types.get(prefix)
+        if hit is None:
+            hit = self._cue_types[prefix] = {k.split(":", 1)[1] for c in self.cues for k in c.keys
+                                             if k.startswith(prefix)}
+        return hit
 
 
 class _Article:
@@ -173,6 +179,8 @@ class _Article:
                                         head_end=self._head_end(s) if segmented else None)
             self.order.append(s.index)
         self._blocks()
+        self._carried: dict[tuple[int, str, bool], tuple[str | None, int] | None] = {}
+        self._position = {idx: i for i, idx in enumerate(self.order)}
         self.org_chips = self._org_chips()
         self.topic_org = self._topic_org()
         self.round = self._article_round(meta, claims)
@@ -262,7 +270,7 @@ class _Article:
 
     def _topic_among(self, st: _Sent, ids: set[str]) -> str | None:
         """The first of `ids` named in the nearest earlier sentence that names one (its topic)."""
-        for idx in reversed(self.order[:self.order.index(st.s.index)]):
+        for idx in reversed(self.order[:self._position[st.s.index]]):
             hit = next((m.id for m in self.sents[idx].mentions if m.id in ids), None)
             if hit:
                 return hit
@@ -417,7 +425,7 @@ class _Article:
         row = st.s.text
         if not row.lstrip().startswith("|"):
             return
-        pos = self.order.index(st.s.index)
+        pos = self._position[st.s.index]
         top = None
         for idx in reversed(self.order[:pos]):
             if not self.sents[idx].s.text.lstrip().startswith("|"):
@@ -653,7 +661,13 @@ class _Article:
         the sentence points back with an anaphor): that sentence's first mention, the topic that a
         following sentence continues."""
         far = far or t in st.cue_types("anaphor:")
-        pos = self.order.index(st.s.index)
+        key = (st.s.index, t, far)
+        if key not in self._carried:  # the same for every claim of the sentence
+            self._carried[key] = self._find_carry(st, t, far)
+        return self._carried[key]
+
+    def _find_carry(self, st: _Sent, t: str, far: bool) -> tuple[str | None, int] | None:
+        pos = self._position[st.s.index]
         for back, idx in enumerate(reversed(self.order[:pos])):
             prev = self.sents[idx]
             if prev.block != st.block and not far:
