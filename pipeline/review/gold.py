@@ -19,8 +19,10 @@ decision equal to the current state is not logged again, so importing one file t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -31,6 +33,7 @@ from pipeline.review.model import Decision
 from pipeline.review.vocab import row_key, same_decision
 
 LOG_NAME = "review-log.jsonl"
+LOCK_NAME = ".gold.lock"  # the store's lock file (see GoldStore._locked); no gold
 CONFLICTS_SUFFIX = ".conflicts.jsonl"
 ENTITIES_SUFFIX = ".entities.jsonl"
 GOLD_SUFFIX = ".jsonl"
@@ -104,8 +107,30 @@ class GoldStore:
             fh.flush()
             os.fsync(fh.fileno())
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the store's lock (POSIX advisory lock on root/.gold.lock, waiting for it): two reviewers'
+        servers, or an import while a review page is open, each read-modify-rename a doc's files; without
+        the lock one rename drops the other's decisions.  The lock dies with its process."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks
+            yield
+            return
+        fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
     def apply(self, decisions: list[Decision]) -> list[Result]:
-        """Merge decisions (see the module's rules); log first, then the state files."""
+        """Merge decisions (see the module's rules), under the store's lock; log first, then the state
+        files."""
+        with self._locked():
+            return self._apply(decisions)
+
+    def _apply(self, decisions: list[Decision]) -> list[Result]:
         results: list[Result] = []
         groups: dict[tuple[str, str], list[Decision]] = {}
         for d in decisions:

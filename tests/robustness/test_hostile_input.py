@@ -125,3 +125,36 @@ def test_text_from_outside_is_inert_in_every_output(tmp_path: Path):
     with open(out / "claims.csv", newline="", encoding="utf-8") as fh:
         cells = [c for row in csv.reader(fh) for c in row]
     assert not any(c.startswith(("=", "+", "@")) for c in cells)
+
+
+def _reviewer(root: str, reviewer: str, n: int) -> None:
+    """One reviewer's process: n accepted decisions, one at a time, as a review page sends them."""
+    from pipeline.review.gold import GoldStore
+    from pipeline.review.model import CONTRACT_FIELDS, Decision
+
+    store = GoldStore(Path(root))
+    for i in range(n):
+        row = {k: None for k in CONTRACT_FIELDS}
+        row.update(doc="a.txt", start=i * 10 + (0 if reviewer == "alice" else 5), end=i * 10 + 4, text="4096",
+                   kind="count", value=4096, unit="count", status="accepted", reviewer=reviewer)
+        cid = f"{reviewer}-{i}"
+        row["id"] = cid
+        store.apply([Decision(doc="a.txt", id=cid, reviewer=reviewer, action="add", row=row, source="test",
+                              time="2026-12-02T00:00:00Z")])
+
+
+def test_two_reviewers_at_once_lose_no_decision(tmp_path: Path):
+    # (#17, item 1) two review processes on one annotations folder: every decision lands in the gold
+    import multiprocessing as mp
+
+    from pipeline.review.gold import GoldStore
+
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_reviewer, args=(str(tmp_path), who, 20)) for who in ("alice", "bob")]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    rows = GoldStore(tmp_path).rows("a.txt")
+    assert len(rows) == 40 and len(GoldStore(tmp_path).log()) == 40
