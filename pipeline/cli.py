@@ -176,7 +176,13 @@ def annotate_import_cmd(
     """Merge a review into annotations/: never overwrites another reviewer's decision (conflicts are kept)."""
     from pipeline.review import annotate_import
 
-    out_console.print(annotate_import(file, to, reviewer=reviewer))
+    summary = annotate_import(file, to, reviewer=reviewer)
+    out_console.print(summary)
+    if summary.skipped:
+        # a partial import is no success: the reviewer must fix the export (nothing of those was written)
+        console.print(f"[red]error:[/red] {summary.skipped} annotation(s) not imported: regions that could not "
+                      "be placed (see problems)")
+        raise typer.Exit(1)
 
 
 @app.command()

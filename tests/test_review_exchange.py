@@ -266,3 +266,24 @@ def test_unknown_files_are_refused(tmp_path: Path) -> None:
     p.write_text('{"foo": 1}\n', encoding="utf-8")
     with pytest.raises(ReviewError, match="cannot tell the format"):
         annotate_import(p, tmp_path / "ann")
+
+
+@pytest.mark.parametrize("bad", [10**9, -5, "x", "swap"])
+def test_an_annotation_with_a_region_out_of_range_is_not_imported(review_run: Path, tmp_path: Path,  # noqa: F811
+                                                                  bad) -> None:
+    # (#17, item 2) a region that cannot be placed is a claim whose decision is unknown: the whole annotation
+    # waits for a fixed export instead of turning every such claim into a rejection
+    annotate_export(review_run, "label-studio", tmp_path / "ls")
+    tasks = _reviewed_ls(tmp_path / "ls" / "tasks.json")
+    region = next(r for r in tasks[0]["annotations"][0]["result"] if r.get("type") == "labels")
+    if bad == "swap":
+        region["value"]["start"], region["value"]["end"] = region["value"]["end"], region["value"]["start"]
+    else:
+        region["value"]["start"] = bad
+    path = tmp_path / "reviewed.json"
+    path.write_text(json.dumps(tasks, ensure_ascii=False), encoding="utf-8")
+    summary = annotate_import(path, tmp_path / "ann")
+    assert summary.skipped == 1 and any("was not imported" in p for p in summary.problems)
+    assert summary.reviewed == len(tasks) - 1
+    doc = tasks[0]["data"]["doc"]
+    assert not (tmp_path / "ann" / (doc + ".jsonl")).exists()

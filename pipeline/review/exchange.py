@@ -56,6 +56,8 @@ class ImportSummary:
     outcomes: dict[str, int] = field(default_factory=dict)  # added/updated/unchanged/confirmed/conflict -> count
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # spans that could not be placed, skipped tasks
+    # annotations left out because a region could not be placed (nothing of them was written)
+    skipped: int = 0
 
 
 # -- reading a run ------------------------------------------------------------------------------------
@@ -207,10 +209,12 @@ def annotate_import(file: Path, to: Path, fmt: str | None = None, reviewer: str 
     """Merge a reviewed export (Label Studio JSON, Prodigy or doccano JSONL) into the gold folder `to`.
     `reviewer` names the reviewer when the file does not (or overrides it)."""
     from pipeline.review.gold import GoldStore
+    from pipeline.review.labelstudio import NOT_IMPORTED
 
     problems: list[str] = []
     fmt, reviewed = read_reviewed(Path(file), fmt, problems)
-    summary = ImportSummary(format=fmt, problems=problems)
+    summary = ImportSummary(format=fmt, problems=problems,
+                            skipped=sum(NOT_IMPORTED in p for p in problems))
     store = GoldStore(Path(to))
     for rd in reviewed:
         if reviewer:

@@ -107,6 +107,10 @@ def _reviewer(ann: dict[str, Any]) -> str:
     return f"label-studio-user-{who}"
 
 
+# the words of a problem that left a whole annotation out (exchange.ImportSummary.skipped counts them)
+NOT_IMPORTED = "was not imported"
+
+
 def read(rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
     out = []
     for t in rows:
@@ -123,7 +127,15 @@ def read(rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
             if ann.get("was_cancelled"):
                 continue
             where = f"label-studio:task/{t.get('id')}/annotation/{ann.get('id')}"
-            regions, relations = _regions(ann.get("result") or [], omap, where, problems)
+            bad: list[str] = []
+            regions, relations = _regions(ann.get("result") or [], omap, where, bad)
+            problems.extend(bad)
+            if bad:
+                # a region that cannot be placed is a claim whose decision is unknown: imported without it,
+                # every such claim would read as rejected.  The whole annotation waits for a fixed export.
+                problems.append(f"{where}: {len(bad)} region(s) could not be placed; this annotation {NOT_IMPORTED} "
+                                "(fix the export and import it again)")
+                continue
             out.append(ReviewedDoc(doc=doc, text=text, reviewer=_reviewer(ann), source=where,
                                    time=str(ann.get("updated_at") or ann.get("created_at") or ""),
                                    predicted=predicted, predicted_entities=ents,
