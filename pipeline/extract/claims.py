@@ -261,7 +261,7 @@ class SentenceExtractor:
         prev = claims[-1] if claims else None
         if (prev is not None and claim.kind == "ratio" and prev.kind == "ratio" and prev.ratio_reading
                 and claim.reading_cue is None and self.text[prev.end:claim.start].strip().lower()
-                in {c.lower() for c in self.lang.coordinators}):
+                in self._lowered("coordinators")):
             # "快了 2.5 倍至 4 倍", "2.5 to 4 times faster": the far end reads like the near one
             claim = evolve(claim, ratio_reading=prev.ratio_reading, reading_cue=prev.reading_cue)
         return claim
@@ -281,6 +281,11 @@ class SentenceExtractor:
                     continue
                 found.append(d)
         return sorted(found, key=lambda d: d.start)
+
+    def _lowered(self, name: str) -> frozenset[str]:
+        """A list of the language's forms, lowercased, built once per language (asked per number)."""
+        return cached(self.lang, "lowered:" + name,
+                      lambda: frozenset(f.lower() for f in getattr(self.lang, name)))
 
     def _timestamp(self, start: int, lang: Language, window: int = 48) -> bool:
         """A date after a publication cue in its sentence or bracket ("a blog post dated July 29, 2020",
@@ -355,7 +360,7 @@ class SentenceExtractor:
         if i + 1 >= len(nums) or quantities[i + 1] is None:
             return None
         gap = self.text[nums[i].end:nums[i + 1].start].strip()
-        forms = {c.lower() for c in self.lang.coordinators}
+        forms = self._lowered("coordinators")
         if gap.lower() not in forms:
             return None
         q = quantities[i + 1]
@@ -370,7 +375,7 @@ class SentenceExtractor:
         nxt = nums[i + 1]
         if not nxt.integer or nxt.value != nums[i].value + 1 or nxt.value > 20:
             return None
-        joiners = {w.lower() for w in self.lang.either_or}
+        joiners = self._lowered("either_or")
         if quantities[i] is None and quantities[i + 1] is not None:
             # "one or two minutes": the unit is written once, after the second number
             gap, q2, end = self.text[nums[i].end:nxt.start].strip().lower(), quantities[i + 1], quantities[i + 1].end
@@ -391,11 +396,11 @@ class SentenceExtractor:
         a year (2019, 64 chips) is no member."""
         if _year_like(nums[i], self.text):
             return None
-        forms = {c.lower() for c in self.lang.coordinators} | {",", "/"}  # "BERT: 0.39 / 0.28 minutes"
+        forms = self._lowered("coordinators") | self._lowered("list_separators")  # "0.39 / 0.28 minutes"
         j = i
         while j + 1 < len(nums):
             gap = self.text[nums[j].end:nums[j + 1].start].strip().lower()
-            if gap not in forms and not (gap.startswith(",") and gap[1:].strip() in forms):
+            if gap not in forms and not (gap[:1] in forms and gap[1:].strip() in forms):
                 return None
             j += 1
             if quantities[j] is not None:
@@ -415,7 +420,7 @@ class SentenceExtractor:
             return None
         q = quantities[i - 1]
         gap = self.text[q.end:nums[i].start].strip().lower()
-        if gap not in {link.lower() for link in self.lang.range_links}:
+        if gap not in self._lowered("range_links"):
             return None
         return Quantity(q.kind, q.unit, q.factor, nums[i].end, counted=q.counted, unit_key=q.unit_key,
                         marker=q.marker, magnitude=q.magnitude, range_end=True)
