@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -63,6 +64,11 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+# `.<name>.<8 characters of mkstemp>.tmp`: only names of that shape are ours to remove, so a user's own
+# `.notes.tmp` beside the outputs survives
+_TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
+
 def remove_stale_temps(folder: Path) -> int:
     """Remove temporary files that a killed writer left in `folder` (not recursive); how many."""
     removed = 0
@@ -71,7 +77,7 @@ def remove_stale_temps(folder: Path) -> int:
     except OSError:
         return 0
     for entry in entries:
-        if entry.name.startswith(".") and entry.name.endswith(".tmp") and entry.is_file(follow_symlinks=False):
+        if _TEMP_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
             try:
                 os.unlink(entry.path)
                 removed += 1

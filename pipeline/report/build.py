@@ -10,18 +10,17 @@ the previous one in place.
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import ConfigError
-from pipeline.fileio import atomic_write_text, atomic_writers
+from pipeline.fileio import atomic_write_text, atomic_writers, locked_dir, remove_stale_temps
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, claim_rows, index_corpus
 from pipeline.report.html import render_html
 from pipeline.report.load import article_docs, load_report, read_rows, resolve_input_dir, run_info
 from pipeline.report.markdown import render_markdown
-from pipeline.report.paged import PAGES_DIR, write_paged_reports
+from pipeline.report.paged import PAGES_DIR, remove_stale_parts, write_paged_reports
 from pipeline.report.table import extra_columns, write_parquet
 from pipeline.settings import Settings
 
@@ -47,6 +46,15 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     out_dir = Path(out_dir)
     if per_page < 1:
         raise ConfigError(f"report_page_articles must be 1 or more, not {per_page}")
+    # under the run's lock: a run starting meanwhile would change what the report is made of, and the
+    # temporary files of a report killed earlier are removed only while no one writes
+    with locked_dir(out_dir):
+        remove_stale_temps(out_dir)
+        return _write_reports(out_dir, input_dir, per_page, workers, progress, index)
+
+
+def _write_reports(out_dir: Path, input_dir: Path | None, per_page: int, workers: int, progress: Progress | None,
+                   index: CorpusIndex | None) -> list[Path]:
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
     say = progress or (lambda done, total, what: None)
@@ -61,7 +69,7 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
                                       meanwhile=lambda: _write_parquet(out_dir, index))
     else:
         written = _write_single(out_dir, input_dir)
-        shutil.rmtree(out_dir / PAGES_DIR, ignore_errors=True)  # parts of an earlier, larger run
+        remove_stale_parts(out_dir / PAGES_DIR)  # parts of an earlier, larger run
         say(0, 1, "writing claims.parquet")
         written += _write_parquet(out_dir, index)
     say(1, 1, "report written")

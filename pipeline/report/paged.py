@@ -10,8 +10,10 @@ than per article: the page's CSS and script would otherwise be repeated in every
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing as mp
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pipeline.fileio import atomic_write_text, atomic_writers
+from pipeline.fileio import atomic_write_text, atomic_writers, remove_stale_temps
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, index_corpus
 from pipeline.report.fmt import VERDICT_LABELS, display
@@ -59,6 +61,9 @@ class IndexRow:
     @property
     def href(self) -> str:
         return f"{self.href_part}#doc-{self.anchor}"
+
+
+PART_FILE = re.compile(r"part-\d{4,}\.(html|md)")
 
 
 def part_name(number: int) -> str:
@@ -108,7 +113,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     for paths, part_rows in done:
         written += paths
         rows += part_rows
-    _remove_stale_parts(pages_dir, total)
+    remove_stale_parts(pages_dir, total)
 
     def href(c: dict[str, Any]) -> str | None:
         page = doc_pages.get(str(c.get("doc")))
@@ -180,11 +185,18 @@ def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, offici
     return [html, md]
 
 
-def _remove_stale_parts(pages_dir: Path, total: int) -> None:
+def remove_stale_parts(pages_dir: Path, total: int = 0) -> None:
+    """Remove the parts beyond `total` that an earlier, larger run wrote, and the temporary files of a
+    writer killed there; a file of any other name (one a user put there) stays, and so does the folder
+    while it holds one."""
     keep = {f"{part_name(n)}{ext}" for n in range(1, total + 1) for ext in (".html", ".md")}
     for path in pages_dir.glob("part-*"):
-        if path.name not in keep and path.suffix in (".html", ".md"):
+        if path.name not in keep and PART_FILE.fullmatch(path.name):
             path.unlink(missing_ok=True)
+    remove_stale_temps(pages_dir)
+    if total == 0:
+        with contextlib.suppress(OSError):  # not empty: a file of the user's is there
+            pages_dir.rmdir()
 
 
 def _shown_top(index: CorpusIndex) -> dict[str, list[dict[str, Any]]]:

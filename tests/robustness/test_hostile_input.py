@@ -158,3 +158,28 @@ def test_two_reviewers_at_once_lose_no_decision(tmp_path: Path):
         assert p.exitcode == 0
     rows = GoldStore(tmp_path).rows("a.txt")
     assert len(rows) == 40 and len(GoldStore(tmp_path).log()) == 40
+
+
+def test_a_rerun_removes_only_what_newsclaims_wrote(small: Path, tmp_path: Path):
+    # (#17, item 12) files a user put beside the outputs survive every rerun, whatever the report's shape;
+    # the temporary files of a writer killed mid-report do not
+    from pipeline.report import write_reports
+    from pipeline.report.paged import PAGES_DIR
+
+    out = tmp_path / "out"
+    run_batch(small, out, Settings())
+    write_reports(out, small, per_page=1)  # two articles: report-pages/ with two parts
+    pages = out / PAGES_DIR
+    planted = {out / "my-notes.md": "mine", out / ".notes.tmp": "mine", pages / "README.txt": "mine",
+               pages / "part-notes.md": "mine", out / ".parts" / "keep.txt": "mine"}
+    for path, text in planted.items():
+        path.write_text(text, encoding="utf-8")
+    killed = [pages / ".part-0001.html.k3j9x_2a.tmp", out / ".report.html.q8w7e6r5.tmp"]
+    for path in killed:
+        path.write_text("half", encoding="utf-8")
+    for per_page in (100, 1, 100):  # one page (the parts go), parts again, one page again
+        run_batch(small, out, Settings())
+        write_reports(out, small, per_page=per_page)
+        assert all(path.read_text(encoding="utf-8") == "mine" for path in planted), per_page
+        assert not any(path.exists() for path in killed), per_page
+    assert sorted(p.name for p in pages.iterdir()) == ["README.txt", "part-notes.md"]

@@ -119,8 +119,8 @@ def test_a_second_run_into_the_same_folder_is_refused(small: Path, tmp_path: Pat
 def test_leftovers_of_a_killed_writer_are_removed(small: Path, tmp_path: Path):
     out = tmp_path / "out"
     run_batch(small, out, Settings())
-    (out / ".claims.jsonl.x1y2.tmp").write_text("half", encoding="utf-8")
-    (out / ".parts" / ".abc.json.x1y2.tmp").write_text("half", encoding="utf-8")
+    (out / ".claims.jsonl.x1y2ab_9.tmp").write_text("half", encoding="utf-8")
+    (out / ".parts" / ".abc.json.x1y2ab_9.tmp").write_text("half", encoding="utf-8")
     (out / ".parts" / "0123456789abcdef0123.json").write_text("{damaged", encoding="utf-8")  # not ours
     run_batch(small, out, Settings())
     assert not list(out.glob(".*.tmp")) and not list((out / ".parts").glob(".*.tmp"))
