@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tomllib
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from pipeline.errors import NewsclaimsError
+from pipeline.errors import WRITE_ERRNOS, ConfigError, NewsclaimsError
 from pipeline.settings import Settings
 
 app = typer.Typer(help="Fact-check the numbers in tech news against official MLPerf results.",
@@ -30,16 +32,33 @@ out_console = Console()
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with a [tool.newsclaims] table.")]
 
 
+def _say(kind: str, message: str) -> None:
+    """One line on stderr; the message is text, never markup (a path or a [tool.newsclaims] stays whole)."""
+    style = {"error": "red", "warning": "yellow"}[kind]
+    console.print(f"[{style}]{kind}:[/{style}] {escape(message)}", highlight=False)
+
+
+def _fail(message: str, exit_code: int = 2) -> NoReturn:
+    _say("error", message)
+    raise typer.Exit(exit_code)
+
+
 def _settings(config: Path | None) -> Settings:
+    """--config's [tool.newsclaims] table (required there), else the one of ./pyproject.toml if it has
+    one, else the defaults.  A setting of the wrong type or range is an error either way."""
     if config is not None:
         return Settings.from_toml(config)
     here = Path("pyproject.toml")
-    if here.exists():
-        try:
-            return Settings.from_toml(here)
-        except NewsclaimsError:
-            pass
-    return Settings()
+    if not here.exists():
+        return Settings()
+    try:
+        return Settings.from_toml(here, required=False)
+    except ConfigError as exc:
+        if isinstance(exc.__cause__, (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError)):
+            # another project's broken file is no reason to stop; say it was not read
+            _say("warning", f"{here}: not read ({exc.__cause__}); using the default settings")
+            return Settings()
+        raise
 
 
 @app.command()
@@ -59,66 +78,76 @@ def run(
     """Extract and check every numeric claim of the articles in INPUT_DIR."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from pipeline.fileio import writing_to
+    from pipeline.ingest.read import ARTICLE_SUFFIXES
     from pipeline.run.batch import run_batch
 
     if not input_dir.exists():
-        console.print(f"[red]error:[/red] {input_dir}: no such file or folder")
-        raise typer.Exit(2)
+        _fail(f"{input_dir}: no such file or folder", 2)
     settings = _settings(config)
     if official is not None:
         settings = settings.updated({"official": str(official)})
     if follow_symlinks:
         settings = settings.updated({"follow_symlinks": True})
     if workers < 0:
-        console.print(f"[red]error:[/red] --workers must be 0 (one per CPU core) or more, not {workers}")
-        raise typer.Exit(2)
+        _fail(f"--workers must be 0 (one per CPU core) or more, not {workers}", 2)
     workers = workers or _cpu_cores()
     if engine not in ("local", "dask"):
-        console.print(f"[red]error:[/red] --engine must be local or dask, not {engine!r}")
-        raise typer.Exit(2)
+        _fail(f"--engine must be local or dask, not {engine!r}", 2)
     if engine == "dask":
         try:
             import dask.distributed  # noqa: F401
         except ImportError:
-            console.print("[red]error:[/red] --engine dask needs dask.distributed: pip install 'newsclaims[dask]'")
-            raise typer.Exit(2) from None
-    with Progress(TextColumn("[bold]newsclaims"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=console, disable=quiet) as bar:
-        task = bar.add_task("", total=None)
+            _fail("--engine dask needs dask.distributed: pip install 'newsclaims[dask]'", 2)
+    try:
+        with Progress(TextColumn("[bold]newsclaims"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TextColumn("{task.description}"), console=console, disable=quiet) as bar:
+            task = bar.add_task("", total=None)
 
-        def progress(done: int, total: int, doc: str) -> None:
-            bar.update(task, completed=done, total=total, description=doc[-50:])
+            def progress(done: int, total: int, doc: str) -> None:
+                bar.update(task, completed=done, total=total, description=doc[-50:])
 
-        summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
-                            scheduler=scheduler)
-        _write_run_info(out, input_dir, settings, summary)
-        from pipeline.report import write_reports
-        from pipeline.run import current
+            summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
+                                scheduler=scheduler)
+            with writing_to(out):
+                _write_run_info(out, input_dir, settings, summary)
+            from pipeline.report import write_reports
+            from pipeline.run import current
 
-        # the report of a large corpus takes minutes: its parts count on a bar of their own
-        report_task = bar.add_task("report", total=None)
+            # the report of a large corpus takes minutes: its parts count on a bar of their own
+            report_task = bar.add_task("report", total=None)
 
-        def report_progress(done: int, total: int, what: str) -> None:
-            bar.update(report_task, completed=done, total=total, description=what)
+            def report_progress(done: int, total: int, what: str) -> None:
+                bar.update(report_task, completed=done, total=total, description=what)
 
-        # the reports are made of the merged outputs, the articles (both in outputs_key) and these
-        key = current.make_key("report", summary.outputs_key, str(input_dir.resolve()), str(out.resolve()),
-                               settings.official, settings.report_page_articles)
-        if summary.outputs_key and current.current(out, "report", key) is not None:
-            bar.update(report_task, completed=1, total=1, description="report already current")
-        else:
-            current.forget(out, "report")
-            written = write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
-                                    progress=report_progress, index=summary.index)
-            if summary.outputs_key:
-                current.mark(out, "report", key, written)
-    console.print(f"{summary.articles} articles ({summary.reused} unchanged since the last run), "
-                  f"{summary.claims} claims, {summary.errors} errors -> {out}")
+            # the reports are made of the merged outputs, the articles (both in outputs_key) and these
+            key = current.make_key("report", summary.outputs_key, str(input_dir.resolve()), str(out.resolve()),
+                                   settings.official, settings.report_page_articles)
+            if summary.outputs_key and current.current(out, "report", key) is not None:
+                bar.update(report_task, completed=1, total=1, description="report already current")
+            else:
+                current.forget(out, "report")
+                written = write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
+                                        progress=report_progress, index=summary.index)
+                if summary.outputs_key:
+                    current.mark(out, "report", key, written)
+    except KeyboardInterrupt:
+        # what was finished is stored: say so, and end with the shell's code for an interrupt
+        _fail(f"interrupted; the articles finished so far are kept in {out}, and a rerun resumes from them", 130)
+    console.print(f"{_n(summary.articles, 'article')} ({summary.reused} unchanged since the last run), "
+                  f"{_n(summary.claims, 'claim')}, {_n(summary.errors, 'error')} -> {escape(str(out))}",
+                  highlight=False)
     for doc in summary.error_docs[:10]:
-        console.print(f"  [yellow]could not process[/yellow] {doc} (see errors.jsonl)")
+        console.print(f"  [yellow]could not process[/yellow] {escape(doc)} (see errors.jsonl)", highlight=False)
+    if summary.articles == 0:
+        _fail(f"{input_dir}: no articles found (files ending {', '.join(ARTICLE_SUFFIXES)})", 1)
     if not summary.ok:
-        console.print("[red]error:[/red] no article could be read")
-        raise typer.Exit(1)
+        _fail("no article could be read", 1)
+
+
+def _n(count: int, noun: str) -> str:
+    """'1 article', '2 articles': counts as a person writes them."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _cpu_cores() -> int:
@@ -160,11 +189,20 @@ def annotate_export_cmd(
     to: Annotated[Path, typer.Option("--to", help="Tasks file, or a folder for tasks and the labeling config.")],
     fmt: Annotated[str, typer.Option("--format", help="label-studio, prodigy or doccano.")] = "label-studio",
     input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: run.json).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
     """Claims and entities as pre-annotated tasks, with values, readings and verdicts as span attributes."""
     from pipeline.review import annotate_export
 
-    out_console.print(annotate_export(run_dir, fmt, to, input_dir))
+    summary = annotate_export(run_dir, fmt, to, input_dir)
+    if as_json:
+        print(json.dumps(_plain(summary), ensure_ascii=False, indent=1))
+        return
+    out_console.print(f"Exported {_n(summary.tasks, 'article')} ({_n(summary.claims, 'claim')}, "
+                      f"{_n(summary.entities, 'entity name')}, {_n(summary.relations, 'link')} from claims to "
+                      f"names) for {summary.format}:", highlight=False)
+    for path in summary.files:
+        out_console.print(f"  {escape(str(path))}", highlight=False)
 
 
 @annotate_app.command("import")
@@ -172,17 +210,41 @@ def annotate_import_cmd(
     file: Annotated[Path, typer.Argument(help="A reviewed export (Label Studio JSON, Prodigy or doccano JSONL).")],
     to: Annotated[Path, typer.Option("--to", help="The gold folder to merge into.")] = Path("annotations"),
     reviewer: Annotated[str | None, typer.Option(help="Reviewer name when the file gives none.")] = None,
+    run_dir: Annotated[Path | None, typer.Option(
+        "--run", help="The run the tasks were exported from (default: the one the export names); each "
+        "reviewed text is checked against its article there.")] = None,
+    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: run.json).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
-    """Merge a review into annotations/: never overwrites another reviewer's decision (conflicts are kept)."""
+    """Merge a review into annotations/: never overwrites another reviewer's decision (conflicts are kept).
+    An annotation whose article is in no run, or whose text is not its article's, is not imported."""
     from pipeline.review import annotate_import
 
-    summary = annotate_import(file, to, reviewer=reviewer)
-    out_console.print(summary)
+    summary = annotate_import(file, to, reviewer=reviewer, run_dir=run_dir, input_dir=input_dir)
+    if as_json:
+        print(json.dumps(_plain(summary), ensure_ascii=False, indent=1))
+    else:
+        acts = ", ".join(f"{n} {a}" for a, n in sorted(summary.actions.items())) or "no decisions"
+        outs = ", ".join(f"{n} {o}" for o, n in sorted(summary.outcomes.items())) or "nothing changed"
+        out_console.print(f"Imported {_n(summary.reviewed, 'reviewed article')} from {escape(str(file))} "
+                          f"({summary.format}): {acts} -> {escape(str(to))}: {outs}", highlight=False)
+        for c in summary.conflicts[:10]:
+            out_console.print(f"  [yellow]conflict[/yellow] {escape(str(c.get('doc')))}: "
+                              f"{escape(str(c.get('id')))} (kept both decisions)", highlight=False)
+        for p in summary.problems[:20]:
+            _say("warning", p)
+        if len(summary.problems) > 20:
+            _say("warning", f"... and {len(summary.problems) - 20} more (--json lists them all)")
     if summary.skipped:
         # a partial import is no success: the reviewer must fix the export (nothing of those was written)
-        console.print(f"[red]error:[/red] {summary.skipped} annotation(s) not imported: regions that could not "
-                      "be placed (see problems)")
-        raise typer.Exit(1)
+        _fail(f"{_n(summary.skipped, 'annotation')} not imported (see the problems above)", 1)
+
+
+def _plain(summary: object) -> dict:
+    """A summary dataclass as JSON-able values (paths as strings)."""
+    from dataclasses import asdict
+
+    return json.loads(json.dumps(asdict(summary), default=str))  # type: ignore[call-overload]
 
 
 @app.command()
@@ -210,8 +272,7 @@ def export_claimreview_cmd(
     from pipeline.reconcile.claimreview import export_claimreview
 
     if not (run_dir / "claims.jsonl").exists():
-        console.print(f"[red]error:[/red] {run_dir / 'claims.jsonl'}: not found; run `newsclaims run` first")
-        raise typer.Exit(2)
+        _fail(f"{run_dir / 'claims.jsonl'}: not found; run `newsclaims run` first", 2)
     out_console.print(f"Wrote {export_claimreview(run_dir, to)}")
 
 
@@ -255,12 +316,10 @@ def evaluate(
 
     claims_path = run_dir / "claims.jsonl"
     if not claims_path.exists():
-        console.print(f"[red]error:[/red] {claims_path}: not found; run `newsclaims run` first")
-        raise typer.Exit(2)
+        _fail(f"{claims_path}: not found; run `newsclaims run` first", 2)
     gold = load_gold(annotations)
     if not gold:
-        console.print(f"[red]error:[/red] {annotations}: no gold claims found (*.jsonl)")
-        raise typer.Exit(2)
+        _fail(f"{annotations}: no gold claims found (*.jsonl)", 2)
     rep = run_eval(read_jsonl(claims_path), gold)
     figures = rep.as_dict()
     if as_json:
@@ -308,17 +367,24 @@ def official_build(
 
     missing = [d for d in dirs if not d.exists()]
     if missing:
-        console.print(f"[red]error:[/red] {missing[0]}: no such folder")
-        raise typer.Exit(2)
+        _fail(f"{missing[0]}: no such folder", 2)
     out_console.print(official_build_command(dirs, out))
 
 
 def main() -> None:
+    """The console script: every error newsclaims raises on purpose ends in one line and its exit code
+    (pipeline/errors.py lists them); an output that cannot be written anywhere is exit 3, not a traceback."""
     try:
         app()
     except NewsclaimsError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        sys.exit(2)
+        _say("error", str(exc))
+        sys.exit(exc.exit_code)
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say("error", f"[E500] {where}cannot write ({exc.strerror}); the earlier outputs are intact")
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.errors import OutputDirError
+from pipeline.errors import WRITE_ERRNOS, OutputDirError, OutputWriteError
 
 LOCK_NAME = ".lock"
 
@@ -67,6 +67,24 @@ def _fsync_dir(folder: Path) -> None:
 # `.<name>.<8 characters of mkstemp>.tmp`: only names of that shape are ours to remove, so a user's own
 # `.notes.tmp` beside the outputs survives
 _TEMP_NAME = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
+
+@contextlib.contextmanager
+def writing_to(folder: Path) -> Iterator[None]:
+    """Inside: an OSError that says `folder` cannot take a write (read-only, full, no permission) becomes
+    an OutputWriteError naming it.  One about another path (an input file) passes unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRNOS:
+            raise
+        where = Path(folder)
+        if exc.filename is not None:
+            inside = os.path.realpath(where)
+            target = os.path.realpath(os.fsdecode(exc.filename))
+            if target != inside and not target.startswith(inside + os.sep):
+                raise
+        raise OutputWriteError(where, exc) from exc
 
 
 def remove_stale_temps(folder: Path) -> int:

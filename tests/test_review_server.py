@@ -181,3 +181,14 @@ def test_review_with_the_keyboard_in_a_browser(browser: Any, server: Any, review
         expect(mark).to_have_text(c["text"])
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.parametrize("body", [b"[" * 50_000, b'{"claim": ' + b"[" * 20_000 + b"]" * 20_000 + b"}"])
+def test_a_deeply_nested_body_is_a_400_not_a_traceback(server: Any, body: bytes,
+                                                       capfd: pytest.CaptureFixture[str]) -> None:
+    # (#17, item 13) json.loads recursing past Python's limit is the client's fault, said as such
+    status, data = _post(server, body)
+    assert status == 400 and "error" in data
+    assert "Traceback" not in capfd.readouterr().err
+    status, _, _ = _req(server, "GET", "/api/claims")  # the server is still there
+    assert status == 200

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import ConfigError
-from pipeline.fileio import atomic_write_text, atomic_writers, locked_dir, remove_stale_temps
+from pipeline.fileio import atomic_write_text, atomic_writers, locked_dir, remove_stale_temps, writing_to
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, claim_rows, index_corpus
 from pipeline.report.html import render_html
@@ -48,7 +48,7 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
         raise ConfigError(f"report_page_articles must be 1 or more, not {per_page}")
     # under the run's lock: a run starting meanwhile would change what the report is made of, and the
     # temporary files of a report killed earlier are removed only while no one writes
-    with locked_dir(out_dir):
+    with writing_to(out_dir), locked_dir(out_dir):
         remove_stale_temps(out_dir)
         return _write_reports(out_dir, input_dir, per_page, workers, progress, index)
 

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import NewsclaimsError
+from pipeline.errors import ReportError
 from pipeline.report.build import PAGE_ARTICLES, write_reports
-
-
-class ReportError(NewsclaimsError):
-    """The report cannot be built: the folder holds no run, or the articles' folder is missing.
-    (Here rather than in pipeline/errors.py while the report package is new; move it there freely.)"""
-
-    code = "E400"
 
 
 def report_command(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES) -> list[Path]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pipeline.fileio import atomic_write_jsonl
 from pipeline.records import ENTITY_TYPES, KINDS
-from pipeline.review.model import DocItem, EntitySpan, Region, ReviewedDoc
+from pipeline.review.model import NOT_IMPORTED, DocItem, EntitySpan, Region, ReviewedDoc
 from pipeline.review.offsets import UNITS, OffsetMap, resolve_span
 from pipeline.review.vocab import ATTRIBUTES, ENTITY_ATTRIBUTE, RELATION, format_value
 
@@ -86,7 +86,7 @@ def prodigy_task(item: DocItem) -> dict[str, Any]:
 
 def _payload(item: DocItem) -> dict[str, Any]:
     return {"doc": item.doc, "claims": {c["id"]: c for c in item.claims},
-            "entities": [asdict(e) for e in item.entities], "context": item.context}
+            "entities": [asdict(e) for e in item.entities], "context": item.context, "run": item.run}
 
 
 def doccano_task(item: DocItem, index: int) -> dict[str, Any]:
@@ -127,41 +127,61 @@ def _predicted(nc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, EntitySpan
 def read(fmt: str, rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
     out = []
     for n, row in enumerate(rows, 1):
-        nc = row.get("newsclaims") or {}
-        text, doc = row.get("text"), nc.get("doc") or (row.get("meta") or {}).get("doc") or row.get("doc")
-        if not isinstance(text, str) or not doc:
-            problems.append(f"line {n}: no text or no newsclaims.doc; not one of our tasks")
+        try:
+            rd = _read_row(fmt, n, row, problems)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            # a task edited out of shape: that task only, named
+            problems.append(f"{fmt}:line/{n}: malformed ({type(exc).__name__}: {exc}); it {NOT_IMPORTED}")
             continue
-        claims, ents, ctx = _predicted(nc)
-        omap = OffsetMap(text)
-        where = f"{fmt}:line/{n}"
-        if fmt == "prodigy":
-            if row.get("answer") == "ignore":
-                continue
-            regions, relations = _prodigy_regions(row, omap, where, problems)
-            if row.get("answer") == "reject":  # the whole task rejected: every claim in it
-                for r in regions:
-                    if r.control == "claim":
-                        r.attrs["review"] = "rejected"
-            reviewer = str(row.get("_annotator_id") or row.get("_session_id") or "prodigy")
-            rd = ReviewedDoc(doc=doc, text=text, reviewer=reviewer, source=where, time=str(row.get("_timestamp", "")),
-                             predicted=claims, predicted_entities=ents, predicted_context=ctx, regions=regions,
-                             relations=relations, lang=(row.get("meta") or {}).get("lang"))
-        else:
-            regions, relations = _doccano_regions(row, nc, omap, where, problems)
-            # doccano keeps the predicted attributes in metadata: the reviewer could not change them
-            for r in regions:
-                base = claims.get(r.id)
-                if r.control == "claim" and base is not None:
-                    r.attrs.update({k: v for k, v in _attr_text(base, ctx.get(r.id, {})).items()})
-                elif r.control == "entity" and r.id in ents:
-                    r.attrs[ENTITY_ATTRIBUTE] = ents[r.id].entity_id
-            reviewer = str(row.get("username") or row.get("annotator") or "doccano")
-            rd = ReviewedDoc(doc=doc, text=text, reviewer=reviewer, source=where, time="", predicted=claims,
-                             predicted_entities=ents, predicted_context=ctx, regions=regions, relations=relations,
-                             attrs_complete=False)
-        out.append(rd)
+        if rd is not None:
+            out.append(rd)
     return out
+
+
+def _read_row(fmt: str, n: int, row: dict[str, Any], problems: list[str]) -> ReviewedDoc | None:
+    nc = row.get("newsclaims") or {}
+    text, doc = row.get("text"), nc.get("doc") or (row.get("meta") or {}).get("doc") or row.get("doc")
+    if not isinstance(text, str) or not doc:
+        problems.append(f"line {n}: no text or no newsclaims.doc; not one of our tasks")
+        return None
+    claims, ents, ctx = _predicted(nc)
+    omap = OffsetMap(text)
+    where = f"{fmt}:line/{n}"
+    if fmt == "prodigy" and row.get("answer") == "ignore":
+        return None
+    bad: list[str] = []
+    regions, relations = (_prodigy_regions(row, omap, where, bad) if fmt == "prodigy"
+                          else _doccano_regions(row, nc, omap, where, bad))
+    problems.extend(bad)
+    if bad:
+        # as for Label Studio: a span that cannot be placed leaves its claim's decision unknown, so the task
+        # waits for a fixed file instead of reading that claim as rejected
+        problems.append(f"{where}: {len(bad)} span(s) could not be placed; this task {NOT_IMPORTED} "
+                        "(fix the file and import it again)")
+        return None
+    if fmt == "prodigy":
+        if row.get("answer") == "reject":  # the whole task rejected: every claim in it
+            for r in regions:
+                if r.control == "claim":
+                    r.attrs["review"] = "rejected"
+        reviewer = str(row.get("_annotator_id") or row.get("_session_id") or "prodigy")
+        rd = ReviewedDoc(doc=doc, text=text, reviewer=reviewer, source=where, time=str(row.get("_timestamp", "")),
+                         predicted=claims, predicted_entities=ents, predicted_context=ctx, regions=regions,
+                         relations=relations, lang=(row.get("meta") or {}).get("lang"))
+    else:
+        # doccano keeps the predicted attributes in metadata: the reviewer could not change them
+        for r in regions:
+            base = claims.get(r.id)
+            if r.control == "claim" and base is not None:
+                r.attrs.update({k: v for k, v in _attr_text(base, ctx.get(r.id, {})).items()})
+            elif r.control == "entity" and r.id in ents:
+                r.attrs[ENTITY_ATTRIBUTE] = ents[r.id].entity_id
+        reviewer = str(row.get("username") or row.get("annotator") or "doccano")
+        rd = ReviewedDoc(doc=doc, text=text, reviewer=reviewer, source=where, time="", predicted=claims,
+                         predicted_entities=ents, predicted_context=ctx, regions=regions, relations=relations,
+                         attrs_complete=False)
+    rd.run = nc.get("run")
+    return rd
 
 
 def _attr_text(claim: dict[str, Any], context: dict[str, str]) -> dict[str, str | None]:
@@ -190,7 +210,7 @@ def _prodigy_regions(row: dict[str, Any], omap: OffsetMap, where: str, problems:
             continue
         try:
             s, e = resolve_span(omap, int(sp["start"]), int(sp["end"]), sp.get("text"), UNITS["prodigy"])
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             problems.append(f"{where}: span {k}: {exc}; skipped")
             continue
         rid = str(sp.get("id") or f"span-{s}-{e}-{sp.get('label')}")
@@ -224,7 +244,7 @@ def _doccano_regions(row: dict[str, Any], nc: dict[str, Any], omap: OffsetMap, w
             continue
         try:
             s, e = resolve_span(omap, int(ent["start_offset"]), int(ent["end_offset"]), None, UNITS["doccano"])
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             problems.append(f"{where}: span {ent.get('id')}: {exc}; skipped")
             continue
         num = ent.get("id")

@@ -19,8 +19,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import ReviewError
 from pipeline.fileio import atomic_write_text
-from pipeline.review.model import DocItem, EntitySpan, Region, ReviewedDoc
+from pipeline.review.model import NOT_IMPORTED, DocItem, EntitySpan, Region, ReviewedDoc
 from pipeline.review.offsets import UNITS, OffsetMap, resolve_span
 from pipeline.review.vocab import (
     ATTRIBUTES,
@@ -80,6 +81,7 @@ def task(item: DocItem) -> dict[str, Any]:
                 "claims": {c["id"]: c for c in item.claims},
                 "entities": [e.__dict__ for e in item.entities],
                 "context": item.context,
+                "run": item.run,
             },
         },
         "predictions": [{"model_version": MODEL_VERSION, "result": prediction_result(item)}],
@@ -107,40 +109,47 @@ def _reviewer(ann: dict[str, Any]) -> str:
     return f"label-studio-user-{who}"
 
 
-# the words of a problem that left a whole annotation out (exchange.ImportSummary.skipped counts them)
-NOT_IMPORTED = "was not imported"
-
-
 def read(rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
     out = []
-    for t in rows:
-        data = t.get("data") or {}
-        doc, text = data.get("doc"), data.get("text")
-        if not doc or not isinstance(text, str):
-            problems.append(f"task {t.get('id')}: no data.doc / data.text; not one of our tasks")
+    for n, t in enumerate(rows, 1):
+        try:
+            out += _read_task(t, problems)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            # a task edited out of shape (a list where a dict was, a text box of numbers...): that task only
+            problems.append(f"label-studio:task/{t.get('id', n)}: malformed ({type(exc).__name__}: {exc}); it "
+                            f"{NOT_IMPORTED}")
+    return out
+
+
+def _read_task(t: dict[str, Any], problems: list[str]) -> list[ReviewedDoc]:
+    out: list[ReviewedDoc] = []
+    data = t.get("data") or {}
+    doc, text = data.get("doc"), data.get("text")
+    if not doc or not isinstance(doc, str) or not isinstance(text, str):
+        problems.append(f"task {t.get('id')}: no data.doc / data.text; not one of our tasks")
+        return out
+    nc = data.get("newsclaims") or {}
+    predicted = nc.get("claims") or {}
+    ents = {e["id"]: EntitySpan(**e) for e in nc.get("entities") or []}
+    omap = OffsetMap(text)
+    for ann in t.get("annotations") or []:
+        if ann.get("was_cancelled"):
             continue
-        nc = data.get("newsclaims") or {}
-        predicted = nc.get("claims") or {}
-        ents = {e["id"]: EntitySpan(**e) for e in nc.get("entities") or []}
-        omap = OffsetMap(text)
-        for ann in t.get("annotations") or []:
-            if ann.get("was_cancelled"):
-                continue
-            where = f"label-studio:task/{t.get('id')}/annotation/{ann.get('id')}"
-            bad: list[str] = []
-            regions, relations = _regions(ann.get("result") or [], omap, where, bad)
-            problems.extend(bad)
-            if bad:
-                # a region that cannot be placed is a claim whose decision is unknown: imported without it,
-                # every such claim would read as rejected.  The whole annotation waits for a fixed export.
-                problems.append(f"{where}: {len(bad)} region(s) could not be placed; this annotation {NOT_IMPORTED} "
-                                "(fix the export and import it again)")
-                continue
-            out.append(ReviewedDoc(doc=doc, text=text, reviewer=_reviewer(ann), source=where,
-                                   time=str(ann.get("updated_at") or ann.get("created_at") or ""),
-                                   predicted=predicted, predicted_entities=ents,
-                                   predicted_context=nc.get("context") or {}, regions=regions, relations=relations,
-                                   lang=data.get("lang")))
+        where = f"label-studio:task/{t.get('id')}/annotation/{ann.get('id')}"
+        bad: list[str] = []
+        regions, relations = _regions(ann.get("result") or [], omap, where, bad)
+        problems.extend(bad)
+        if bad:
+            # a region that cannot be placed is a claim whose decision is unknown: imported without it,
+            # every such claim would read as rejected.  The whole annotation waits for a fixed export.
+            problems.append(f"{where}: {len(bad)} region(s) could not be placed; this annotation {NOT_IMPORTED} "
+                            "(fix the export and import it again)")
+            continue
+        out.append(ReviewedDoc(doc=doc, text=text, reviewer=_reviewer(ann), source=where,
+                               time=str(ann.get("updated_at") or ann.get("created_at") or ""),
+                               predicted=predicted, predicted_entities=ents,
+                               predicted_context=nc.get("context") or {}, regions=regions, relations=relations,
+                               lang=data.get("lang"), run=nc.get("run")))
     return out
 
 
@@ -164,7 +173,7 @@ def _regions(result: list[dict[str, Any]], omap: OffsetMap, where: str, problems
                 continue
             try:
                 s, e = resolve_span(omap, int(v["start"]), int(v["end"]), v.get("text"), UNIT)
-            except ValueError as exc:
+            except (ValueError, TypeError, KeyError) as exc:
                 problems.append(f"{where}: region {rid}: {exc}; skipped")
                 continue
             by_id[rid] = Region(id=rid, start=s, end=e, control=str(r.get("from_name")), label=str(labels[0]))
@@ -185,8 +194,6 @@ def connect(url: str, api_key: str) -> Any:
     try:
         from label_studio_sdk import LabelStudio
     except ImportError as exc:  # pragma: no cover - depends on the extra
-        from pipeline.review.exchange import ReviewError
-
         raise ReviewError(INSTALL_HINT) from exc
     return LabelStudio(base_url=url, api_key=api_key)
 

@@ -24,6 +24,9 @@ from pipeline.review.vocab import (
     same_field,
 )
 
+# the words of a problem that left a whole annotation out (exchange.ImportSummary.skipped counts them)
+NOT_IMPORTED = "was not imported"
+
 CONTRACT_FIELDS = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
                    "of_total", "bound", "low", "high", "ratio_reading", "entities", "verdict", "official",
                    "evidence", "explanation")
@@ -49,6 +52,7 @@ class DocItem:
     entities: list[EntitySpan] = field(default_factory=list)
     relations: list[tuple[str, str]] = field(default_factory=list)  # (claim id, entity span id)
     context: dict[str, dict[str, str]] = field(default_factory=dict)  # claim id -> entities not in the text
+    run: str | None = None  # the run folder it came from: an import checks the reviewed text against it
 
     def attributes(self, claim: dict[str, Any]) -> dict[str, Any]:
         """A claim's per-region attributes, as values (None where the claim has none)."""
@@ -89,6 +93,7 @@ class ReviewedDoc:
     relations: list[tuple[str, str]]  # (from region id, to region id)
     attrs_complete: bool = True  # False: the tool cannot edit attributes (doccano): a missing one is kept
     lang: str | None = None
+    run: str | None = None  # the run folder the task was exported from, as the export recorded it
 
 
 @dataclass

@@ -251,8 +251,13 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(HTTPStatus.OK, decide(self.server.state, body))
         except (BadRequest, json.JSONDecodeError, UnicodeDecodeError) as exc:
             return self._json(HTTPStatus.BAD_REQUEST, {"error": str(exc)})
+        except RecursionError:  # a body nested thousands deep: no decision looks like that
+            return self._json(HTTPStatus.BAD_REQUEST, {"error": "expected a decision object, not a nested body"})
         except ValueError as exc:  # GoldStore refusing a path
             return self._json(HTTPStatus.FORBIDDEN, {"error": str(exc)})
+        except OSError as exc:  # the gold folder cannot take the write (full disk, read-only)
+            return self._json(HTTPStatus.INSUFFICIENT_STORAGE,
+                              {"error": f"the decision was not saved: {exc.strerror or exc}; nothing was lost"})
 
 
 class ReviewServer(ThreadingHTTPServer):

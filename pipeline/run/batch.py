@@ -25,8 +25,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.fileio import atomic_write_text, atomic_writers, jsonl_bytes, locked_dir, remove_stale_temps
-from pipeline.ingest.read import META_SUFFIX, OutsideLink, doc_id, find_articles, printable
+from pipeline.errors import InputError
+from pipeline.fileio import (
+    atomic_write_text,
+    atomic_writers,
+    jsonl_bytes,
+    locked_dir,
+    remove_stale_temps,
+    writing_to,
+)
+from pipeline.ingest.read import ARTICLE_SUFFIXES, META_SUFFIX, OutsideLink, doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
@@ -153,16 +161,21 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
     official table) and OutputDirError (an OUT_DIR it must not write into) before writing anything."""
     settings = settings or Settings()
     input_dir, out_dir = Path(input_dir), Path(out_dir)
+    if not input_dir.exists():
+        raise InputError(f"{input_dir}: no such file or folder")
+    if not input_dir.is_dir() and input_dir.suffix.lower() not in ARTICLE_SUFFIXES:
+        raise InputError(f"{input_dir}: neither a folder nor an article file ({', '.join(ARTICLE_SUFFIXES)})")
     # Everything that can refuse the run does so before the first byte is written.
     get_pipeline(settings).official  # noqa: B018 - a broken official table stops the run here
     version = run_fingerprint(settings)
     outdir.check(out_dir, input_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with locked_dir(out_dir):
-        remove_stale_temps(out_dir)
-        (out_dir / PARTS).mkdir(exist_ok=True)
-        remove_stale_temps(out_dir / PARTS)
-        return _run_locked(input_dir, out_dir, settings, workers, progress, version, engine, scheduler)
+    with writing_to(out_dir):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with locked_dir(out_dir):
+            remove_stale_temps(out_dir)
+            (out_dir / PARTS).mkdir(exist_ok=True)
+            remove_stale_temps(out_dir / PARTS)
+            return _run_locked(input_dir, out_dir, settings, workers, progress, version, engine, scheduler)
 
 
 def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int,

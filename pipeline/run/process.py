@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import traceback
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -89,7 +89,8 @@ def run_fingerprint(settings: Settings) -> str:
     h = hashlib.sha1(pipeline_version().encode())
     h.update(repr(sorted(library_versions().items())).encode())
     # settings that only change how the run is carried out or reported keep the parts valid
-    h.update(repr(replace(settings, article_timeout=0.0, report_page_articles=0)).encode())
+    kept = {k: v for k, v in asdict(settings).items() if k not in ("article_timeout", "report_page_articles")}
+    h.update(repr(sorted(kept.items())).encode())
     official = get_pipeline(settings).official
     h.update(repr(official.results).encode())
     h.update(repr(official.statements).encode())
