@@ -129,6 +129,11 @@ def _good_cut(text: str, j: int) -> bool:
     return False
 
 
+def _inside_word(text: str, j: int) -> bool:
+    a, b = text[j - 1], text[j]
+    return a.isascii() and b.isascii() and (a.isalnum() or a == ".") and (b.isalnum() or b == ".")
+
+
 def _pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
     """[start, end) as pieces of at most `limit` characters, cut at a space or punctuation in the second
     half of each piece where there is one (else exactly at the limit)."""
@@ -140,6 +145,13 @@ def _pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]
             j -= 1
         if j > start + limit // 2:
             cut = j
+        else:
+            # no space or punctuation in the second half: not prose but a run without punctuation, whose
+            # claims sit densely; quarter-size pieces keep the linker's work per claim (it weighs every
+            # name in the sentence) small.  The cut never splits a number or a Latin word
+            cut = start + limit // 4
+            while cut > start + limit // 8 and _inside_word(text, cut):
+                cut -= 1
         out.append((start, cut))
         start = cut
     out.append((start, end))

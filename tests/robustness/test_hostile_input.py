@@ -8,6 +8,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from pipeline.ingest.read import find_articles
 from pipeline.records import Article
 from pipeline.run.batch import run_batch
@@ -183,3 +185,24 @@ def test_a_rerun_removes_only_what_newsclaims_wrote(small: Path, tmp_path: Path)
         assert all(path.read_text(encoding="utf-8") == "mine" for path in planted), per_page
         assert not any(path.exists() for path in killed), per_page
     assert sorted(p.name for p in pages.iterdir()) == ["README.txt", "part-notes.md"]
+
+
+@pytest.mark.slow
+def test_a_million_character_line_without_punctuation_stays_within_the_article_limit():
+    # (#17, item 10) the shipped Chinese articles run together with every space and punctuation mark
+    # removed, to a million characters: a run without a sentence end, whose pieces the linker must not
+    # weigh claim by claim against thousands of names.  Before: minutes (~200 ms per 1,000 characters).
+    import re
+    import time
+
+    from hostile import CORPUS
+
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(CORPUS.rglob("*.txt")) if "/zh/" in p.as_posix())
+    line = re.sub(r"[\s\W_]+", "", text)
+    line = (line * (1_000_000 // len(line) + 1))[:1_000_000]
+    pipe = get_pipeline(Settings())
+    started = time.monotonic()
+    result = pipe.process(Article(doc="long.txt", text=line, meta={}))
+    took = time.monotonic() - started
+    assert took < Settings().article_timeout, took
+    assert len(result.claims) > 10_000 and max(len(c.sentence) for c in result.claims) <= 2_000
