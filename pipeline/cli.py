@@ -17,6 +17,29 @@ from rich.table import Table
 from pipeline.errors import WRITE_ERRNOS, ConfigError, NewsclaimsError
 from pipeline.settings import Settings
 
+
+def _plain_help() -> None:
+    """Help that reads as a person writes it: `run [OPTIONS] INPUT_DIR`, a flag without a `<bool>` type and an
+    argument without a `<path>` one (its name says what it is).  Typer 0.2x draws `{INPUT_DIR}` and those
+    types; its display hooks are replaced here, where they exist (tests/test_cli_help.py reads the result)."""
+    from typer import core
+
+    def usage_name(self: core.TyperArgument) -> str:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
+
+    def option_type(self: core.TyperOption, ctx: object) -> str | None:
+        if self.is_flag:
+            return None
+        return self.metavar if self.metavar is not None else core._TyperParameter.display_type_rich(self, ctx)
+
+    if hasattr(core.TyperArgument, "_usage_display_name"):
+        core.TyperArgument._usage_display_name = usage_name
+        core.TyperArgument.display_type_rich = lambda self, ctx: None
+        core.TyperOption.display_type_rich = option_type
+
+
+_plain_help()
 app = typer.Typer(help="Fact-check the numbers in tech news against official MLPerf results.",
                   no_args_is_help=True, add_completion=False)
 official_app = typer.Typer(help="Build and inspect the official MLPerf tables.", no_args_is_help=True)
@@ -29,7 +52,8 @@ app.add_typer(annotate_app, name="annotate")
 console = Console(stderr=True, soft_wrap=True)
 out_console = Console()
 
-ConfigOpt = Annotated[Path | None, typer.Option("--config", help="TOML file with a [tool.newsclaims] table.")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", metavar="FILE",
+                                               help="TOML file with a \\[tool.newsclaims] table.")]
 
 
 def _say(kind: str, message: str) -> None:
@@ -63,12 +87,16 @@ def _settings(config: Path | None) -> Settings:
 
 @app.command()
 def run(
-    input_dir: Annotated[Path, typer.Argument(help="Folder of articles (.txt, .md, .html), searched recursively.")],
-    out: Annotated[Path, typer.Option("--out", help="Output folder (claims.jsonl, claims.csv, errors.jsonl).")],
-    official: Annotated[Path | None, typer.Option(help="Official table (CSV) to reconcile against.")] = None,
-    engine: Annotated[str, typer.Option(help="local or dask.")] = "local",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: a local cluster).")] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU core).")] = 1,
+    input_dir: Annotated[Path, typer.Argument(
+        metavar="INPUT_DIR", help="Folder of articles (.txt, .md, .html), searched recursively.")],
+    out: Annotated[Path, typer.Option(
+        "--out", metavar="DIR", help="Output folder (claims.jsonl, claims.csv, errors.jsonl).")],
+    official: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="Official table (CSV) to reconcile against.")] = None,
+    engine: Annotated[str, typer.Option(metavar="local|dask", help="local or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        metavar="ADDRESS", help="Dask scheduler address (default: a local cluster).")] = None,
+    workers: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per CPU core).")] = 1,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     follow_symlinks: Annotated[bool, typer.Option(
@@ -170,9 +198,9 @@ def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> 
 
 @app.command()
 def report(
-    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run (with claims.jsonl).")],
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run (with claims.jsonl).")],
     input_dir: Annotated[
-        Path | None, typer.Option("--input", help="The articles' folder (default: from run.json).")
+        Path | None, typer.Option("--input", metavar="DIR", help="The articles' folder (default: from run.json).")
     ] = None,
     config: ConfigOpt = None,
 ) -> None:
@@ -185,11 +213,15 @@ def report(
 
 @annotate_app.command("export")
 def annotate_export_cmd(
-    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
-    to: Annotated[Path, typer.Option("--to", help="Tasks file, or a folder for tasks and the labeling config.")],
-    fmt: Annotated[str, typer.Option("--format", help="label-studio, prodigy or doccano.")] = "label-studio",
-    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: run.json).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run.")],
+    to: Annotated[Path, typer.Option(
+        "--to", metavar="PATH", help="Tasks file, or a folder for tasks and the labeling config.")],
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="FORMAT", help="label-studio, prodigy or doccano.")] = "label-studio",
+    input_dir: Annotated[Path | None, typer.Option(
+        "--input", metavar="DIR", help="The articles' folder (default: run.json).")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
     """Claims and entities as pre-annotated tasks, with values, readings and verdicts as span attributes."""
     from pipeline.review import annotate_export
@@ -207,14 +239,19 @@ def annotate_export_cmd(
 
 @annotate_app.command("import")
 def annotate_import_cmd(
-    file: Annotated[Path, typer.Argument(help="A reviewed export (Label Studio JSON, Prodigy or doccano JSONL).")],
-    to: Annotated[Path, typer.Option("--to", help="The gold folder to merge into.")] = Path("annotations"),
-    reviewer: Annotated[str | None, typer.Option(help="Reviewer name when the file gives none.")] = None,
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="A reviewed export (Label Studio JSON, Prodigy or doccano JSONL).")],
+    to: Annotated[Path, typer.Option(
+        "--to", metavar="PATH", help="The gold folder to merge into.")] = Path("annotations"),
+    reviewer: Annotated[str | None, typer.Option(
+        metavar="NAME", help="Reviewer name when the file gives none.")] = None,
     run_dir: Annotated[Path | None, typer.Option(
-        "--run", help="The run the tasks were exported from (default: the one the export names); each "
+        "--run", metavar="DIR", help="The run the tasks were exported from (default: the one the export names); each "
         "reviewed text is checked against its article there.")] = None,
-    input_dir: Annotated[Path | None, typer.Option("--input", help="The articles' folder (default: run.json).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
+    input_dir: Annotated[Path | None, typer.Option(
+        "--input", metavar="DIR", help="The articles' folder (default: run.json).")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
     """Merge a review into annotations/: never overwrites another reviewer's decision (conflicts are kept).
     An annotation whose article is in no run, or whose text is not its article's, is not imported."""
@@ -249,11 +286,14 @@ def _plain(summary: object) -> dict:
 
 @app.command()
 def review(
-    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
-    annotations: Annotated[Path, typer.Option(help="Gold folder the decisions go to.")] = Path("annotations"),
-    host: Annotated[str, typer.Option(help="Address to bind (local only by default).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port.")] = 8765,
-    reviewer: Annotated[str | None, typer.Option(help="Your name, recorded with each decision.")] = None,
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run.")],
+    annotations: Annotated[Path, typer.Option(
+        metavar="DIR", help="Gold folder the decisions go to.")] = Path("annotations"),
+    host: Annotated[str, typer.Option(
+        metavar="ADDRESS", help="Address to bind (local only by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="N", help="Port.")] = 8765,
+    reviewer: Annotated[str | None, typer.Option(
+        metavar="NAME", help="Your name, recorded with each decision.")] = None,
 ) -> None:
     """A local page to accept, reject or correct claims one at a time (keys: a, r, c, j/k, u)."""
     from pipeline.review import review_serve
@@ -263,9 +303,9 @@ def review(
 
 @export_app.command("claimreview")
 def export_claimreview_cmd(
-    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run.")],
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run.")],
     to: Annotated[
-        Path | None, typer.Option("--to", help="Where to write (default RUN_DIR/claimreview.jsonld).")
+        Path | None, typer.Option("--to", metavar="PATH", help="Where to write (default RUN_DIR/claimreview.jsonld).")
     ] = None,
 ) -> None:
     """schema.org ClaimReview JSON-LD for the supported, contradicted and ambiguous claims."""
@@ -278,7 +318,7 @@ def export_claimreview_cmd(
 
 @app.command()
 def extract(
-    text: Annotated[str, typer.Argument(help="Text to analyse; '-' reads standard input.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="Text to analyse; '-' reads standard input.")],
     as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
 ) -> None:
     """Print the numeric claims of a sentence or paragraph."""
@@ -304,9 +344,9 @@ def extract(
 
 @app.command()
 def evaluate(
-    run_dir: Annotated[Path, typer.Argument(help="Output folder of a run (with claims.jsonl).")],
-    annotations: Annotated[Path, typer.Argument(help="Folder of reviewed gold claims.")],
-    misses: Annotated[int, typer.Option(help="How many disagreements to list.")] = 40,
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run (with claims.jsonl).")],
+    annotations: Annotated[Path, typer.Argument(metavar="ANNOTATIONS", help="Folder of reviewed gold claims.")],
+    misses: Annotated[int, typer.Option(metavar="N", help="How many disagreements to list.")] = 40,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Precision, recall and F1 of a run against reviewed annotations, per language, with the misses."""
@@ -359,8 +399,10 @@ def evaluate(
 
 @official_app.command("build")
 def official_build(
-    dirs: Annotated[list[Path], typer.Argument(help="MLPerf Training results trees (training_results_v0.X layout).")],
-    out: Annotated[Path, typer.Option("--out", help="A .csv file for one table, or a folder for one per round.")],
+    dirs: Annotated[list[Path], typer.Argument(
+        metavar="RESULTS_DIR...", help="MLPerf Training results trees (training_results_v0.X layout).")],
+    out: Annotated[Path, typer.Option(
+        "--out", metavar="DIR", help="A .csv file for one table, or a folder for one per round.")],
 ) -> None:
     """Build the official tables from MLPerf result logs and system descriptions."""
     from pipeline.official import official_build_command
@@ -374,8 +416,17 @@ def official_build(
 def main() -> None:
     """The console script: every error newsclaims raises on purpose ends in one line and its exit code
     (pipeline/errors.py lists them); an output that cannot be written anywhere is exit 3, not a traceback."""
+    # click's exceptions, wherever this typer keeps them (its own copy of click since 0.2x)
+    clicks = sys.modules[typer.BadParameter.__module__]
     try:
-        app()
+        code = app(standalone_mode=False)
+    except clicks.NoSuchOption as exc:
+        exc.possibilities = _close(exc.option_name, exc.possibilities or [])
+        _usage_error(exc)
+    except clicks.ClickException as exc:
+        _usage_error(exc)
+    except typer.Abort:
+        sys.exit(130)
     except NewsclaimsError as exc:
         _say("error", str(exc))
         sys.exit(exc.exit_code)
@@ -385,6 +436,24 @@ def main() -> None:
         where = f"{exc.filename}: " if exc.filename else ""
         _say("error", f"[E500] {where}cannot write ({exc.strerror}); the earlier outputs are intact")
         sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _close(typed: str, known: list[str]) -> list[str]:
+    """Options like the one typed, compared without their dashes: '--bogus' is like no option (difflib over
+    the whole string finds '--out' like it, for the dashes they share)."""
+    import difflib
+
+    bare = {k.lstrip("-"): k for k in known}
+    return [bare[m] for m in difflib.get_close_matches(typed.lstrip("-"), list(bare), n=3, cutoff=0.7)]
+
+
+def _usage_error(exc: Exception) -> NoReturn:
+    """A click usage error drawn as typer draws it, with its exit code (2)."""
+    from typer import rich_utils
+
+    rich_utils.rich_format_error(exc)  # type: ignore[arg-type]
+    sys.exit(getattr(exc, "exit_code", 2))
 
 
 if __name__ == "__main__":
