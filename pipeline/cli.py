@@ -318,27 +318,44 @@ def export_claimreview_cmd(
 
 @app.command()
 def extract(
-    text: Annotated[str, typer.Argument(metavar="TEXT", help="Text to analyse; '-' reads standard input.")],
-    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="Text to check; '-' reads standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per claim (the contract's fields).")] = False,
+    date: Annotated[str | None, typer.Option(
+        metavar="YYYY-MM-DD", help="When the text was published: dates 'this May' and the MLPerf round.")] = None,
 ) -> None:
-    """Print the numeric claims of a sentence or paragraph."""
-    from pipeline.run.process import extract_text
+    """Read the numeric claims of a sentence or paragraph and check them against the official results."""
+    from pipeline.report.fmt import display
+    from pipeline.run.process import check_text
 
     if text == "-":
         text = sys.stdin.read()
-    claims = extract_text(text)
+    if not text.strip():
+        _fail("no text to read: give a sentence, or '-' and the text on standard input", 2)
+    if date is not None:
+        import datetime as dt
+
+        try:
+            dt.date.fromisoformat(date)
+        except ValueError:
+            _fail(f"--date must be a date as YYYY-MM-DD, not {date!r}", 2)
+    claims = check_text(text, date=date)
     if as_json:
         for c in claims:
             print(c.to_json())
         return
-    table = Table(show_lines=False)
-    for col in ("text", "kind", "value", "unit", "counted", "of", "bound", "low", "high", "reading"):
-        table.add_column(col)
+    if not claims:
+        out_console.print("No numeric claims in this text.", highlight=False)
+        return
+    table = Table(show_lines=True, expand=False)
+    for col, ratio in (("claim", 1), ("reads as", 2), ("verdict", 1), ("why", 4)):
+        table.add_column(col, ratio=ratio, overflow="fold")
     for c in claims:
-        of_total = "" if c.of_total is None else str(c.of_total)
-        table.add_row(c.text, c.kind, str(c.value), c.unit, c.counted or "", of_total,
-                      c.bound, "" if c.low is None else f"{c.low:g}", "" if c.high is None else f"{c.high:g}",
-                      c.ratio_reading or "")
+        row = c.to_contract()
+        shown = display(row)
+        reads = shown["value"] + (f", {shown['bound']}" if row.get("bound") not in (None, "exact") else "")
+        if shown["reading"]:
+            reads += f" ({shown['reading']})"
+        table.add_row(escape(c.text), escape(reads), shown["verdict"], escape(row.get("explanation") or ""))
     out_console.print(table)
 
 

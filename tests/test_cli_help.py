@@ -104,3 +104,26 @@ def test_a_missing_argument_is_named_as_in_the_usage(capsys, monkeypatch) -> Non
                                                (0, "claim", "0 claims"), (12345, "claim", "12,345 claims")])
 def test_counts_read_as_a_person_writes_them(count: int, noun: str, said: str) -> None:
     assert cli._n(count, noun) == said
+
+
+@pytest.mark.parametrize("args, code, said", [
+    (["extract", "Google trained BERT on 4,096 TPU v3 chips in 23 seconds.", "--date", "2020-07-30"], 0,
+     "supported"),
+    (["extract", "Nothing to count in this sentence."], 0, "No numeric claims in this text."),
+    (["extract", "   "], 2, "no text to read"),
+    (["extract", "23 秒", "--date", "July 2020"], 2, "--date must be a date as YYYY-MM-DD"),
+])
+def test_extract_checks_the_claims_or_says_why_not(capsys, monkeypatch, args: list[str], code: int,
+                                                   said: str) -> None:
+    got, text = _main(capsys, monkeypatch, *args)
+    assert got == code and said in text, text
+    assert "unverifiable │ │" not in text  # never a verdict without its reason
+
+
+def test_extract_json_carries_the_verdict_and_its_reason(capsys, monkeypatch) -> None:
+    import json
+
+    got, text = _main(capsys, monkeypatch, "extract", "Google trained BERT on 4,096 TPU v3 chips in 23 seconds.",
+                      "--date", "2020-07-30", "--json")
+    rows = [json.loads(x) for x in text.splitlines() if x.startswith("{")]
+    assert got == 0 and rows and all(r["verdict"] and r["explanation"] for r in rows)

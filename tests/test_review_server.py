@@ -192,3 +192,31 @@ def test_a_deeply_nested_body_is_a_400_not_a_traceback(server: Any, body: bytes,
     assert "Traceback" not in capfd.readouterr().err
     status, _, _ = _req(server, "GET", "/api/claims")  # the server is still there
     assert status == 200
+
+
+CONTEXT_CASES = [
+    # (text, claim, side, limit, expected): context is cut at a sentence, else between words, never inside one
+    ("Intel sent one result. Nvidia's entry on BERT was quick and cheap; it used 1,024 GPUs in all. More.",
+     "1,024 GPUs", "before", 40, "…on BERT was quick and cheap; it used "),
+    ("Intel sent one result. Nvidia's entry on BERT was quick and cheap; it used 1,024 GPUs in all. More.",
+     "1,024 GPUs", "before", 60, "Nvidia's entry on BERT was quick and cheap; it used "),
+    ("It used 1,024 GPUs, the largest cluster that any vendor has entered so far in the round.",
+     "1,024 GPUs", "after", 30, ", the largest cluster that any…"),
+    ("It used 1,024 GPUs in all. The next sentence runs on and on past the window of context.",
+     "1,024 GPUs", "after", 30, " in all."),
+    ("华为提交了一项结果。英伟达在BERT上的成绩很快，用了1024块GPU，规模为本轮最大。此后还有很多文字。",
+     "1024块GPU", "before", 10, "…的成绩很快，用了"),
+    ("英伟达用了1024块GPU，规模为本轮最大。此后还有很多文字。", "1024块GPU", "after", 40,
+     "，规模为本轮最大。此后还有很多文字。"),
+    ("A run of 4096 TPUv3chipsandmorechipsandstillmorechipswithoutanyspace ends here.", "4096", "after", 20,
+     " TPUv3chipsandmorech…"),
+]
+
+
+@pytest.mark.parametrize("text, claim, side, limit, expected", CONTEXT_CASES)
+def test_context_is_cut_at_sentences_or_words(text: str, claim: str, side: str, limit: int, expected: str) -> None:
+    from pipeline.review.server import context_after, context_before
+
+    at = text.index(claim)
+    got = context_before(text, at, limit) if side == "before" else context_after(text, at + len(claim), limit)
+    assert got == expected

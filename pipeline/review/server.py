@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -34,6 +35,58 @@ PAGE = Path(__file__).with_name("page.html")
 CONTEXT_CHARS = 240
 MAX_BODY = 64 * 1024
 EDITABLE = {"kind": KINDS, "bound": BOUNDS, "ratio_reading": READINGS, "verdict": VERDICTS}
+
+
+def _terminators() -> frozenset[str]:
+    from pipeline.lang.loader import LANGUAGES, load_language
+
+    return frozenset(t for code in LANGUAGES for t in load_language(code).terminators)
+
+
+def _can_cut(text: str, j: int) -> bool:
+    """Between text[j-1] and text[j] no word is split: a space or punctuation on one side, or two CJK
+    characters (a reader's eye takes those one by one); never inside a Latin word or a number."""
+    a, b = text[j - 1], text[j]
+    if a.isspace() or b.isspace():
+        return True
+    if unicodedata.category(a)[0] == "P" or unicodedata.category(b)[0] == "P":
+        return True
+    return not (a.isascii() and a.isalnum()) and not (b.isascii() and b.isalnum())
+
+
+def context_before(text: str, at: int, limit: int = CONTEXT_CHARS) -> str:
+    """Up to `limit` characters before `at`, starting at a sentence's start where one lies in reach, else
+    at a word boundary; "…" where it cuts into a sentence."""
+    lo = max(0, at - limit)
+    if lo == 0:
+        return text[:at]
+    ends = _terminators()
+    for j in range(lo, at):  # the earliest sentence start in reach: as much whole context as fits
+        if text[j - 1] in ends or text[j - 1] == "\n":
+            return text[j:at].lstrip()
+    # after a space where there is one (so "Nvidia's" stays whole), else between characters no word spans
+    reach = lo + 3 * (at - lo) // 4  # a cut past this keeps too little: a "word" that long is no word
+    j = next((k for k in range(lo, reach) if text[k - 1].isspace()), None)
+    if j is None:
+        j = next((k for k in range(lo, reach) if _can_cut(text, k)), lo)
+    return "…" + text[j:at].lstrip()
+
+
+def context_after(text: str, at: int, limit: int = CONTEXT_CHARS) -> str:
+    """Up to `limit` characters after `at`, ending at a sentence's end where one lies in reach, else at a
+    word boundary; "…" where it cuts a sentence."""
+    hi = min(len(text), at + limit)
+    if hi == len(text):
+        return text[at:]
+    ends = _terminators()
+    for j in range(hi, at, -1):  # the latest sentence end in reach
+        if text[j - 1] in ends or text[j - 1] == "\n":
+            return text[at:j].rstrip()
+    reach = hi - 3 * (hi - at) // 4
+    j = next((k for k in range(hi, reach, -1) if text[k].isspace()), None)
+    if j is None:
+        j = next((k for k in range(hi, reach, -1) if _can_cut(text, k)), hi)
+    return text[at:j].rstrip() + "…"
 
 
 @dataclass
@@ -84,7 +137,7 @@ class ReviewState:
             s0 = text.rfind(sentence, 0, c["start"] + len(sentence))
             s0 = s0 if s0 >= 0 and s0 <= c["start"] else c["start"]
             s1 = max(s0 + len(sentence), c["end"])
-            before, after = text[max(0, s0 - CONTEXT_CHARS):s0], text[s1:s1 + CONTEXT_CHARS]
+            before, after = context_before(text, s0), context_after(text, s1)
             sentence, rel = text[s0:s1], c["start"] - s0
         else:
             before = after = ""

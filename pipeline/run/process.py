@@ -229,6 +229,15 @@ def failure_result(doc: str, failure: str, detail: str, path: Path) -> ArticleRe
     return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, failure, text))
 
 
+def check_text(text: str, date: str | None = None, doc: str = "<text>", settings: Settings | None = None
+               ) -> list[Claim]:
+    """Claims of a piece of text, linked and checked against the official results as a run checks an
+    article (`date`, ISO, stands for a sidecar's: it dates "this May" and picks the round); used by
+    `newsclaims extract`."""
+    meta = {"date": date} if date else {}
+    return list(get_pipeline(settings or Settings()).process(Article(doc=doc, text=text, meta=meta)).claims)
+
+
 def extract_text(text: str, doc: str = "<text>", settings: Settings | None = None) -> list[Claim]:
     """Claims of a piece of text (any language mix): the quickest way in, used by `newsclaims extract`."""
     pipe = get_pipeline(settings or Settings())
