@@ -173,9 +173,12 @@ HOT = {"text", "start", "end", "doc", "run", "start_offset", "end_offset"}  # th
 def _edit(tasks: list[dict[str, Any]], pick: int, op: str, arg: int) -> None:
     if op == "shift":  # the task's text edited and its offsets moved to match (or by a wrong amount)
         task = tasks[pick % len(tasks)]
-        _shift(task, "x" * (abs(arg) or 1))
-        if arg < 0:
-            task["data"]["text"] = task["data"]["text"][1:]
+        try:
+            _shift(task, "x" * (abs(arg) or 1))
+            if arg < 0:
+                task["data"]["text"] = task["data"]["text"][1:]
+        except (TypeError, KeyError, AttributeError, IndexError):
+            pass  # an earlier edit broke the task's shape: the shift stops where it met it, as a hand edit would
         return
     paths = [p for p in _paths(tasks) if p]
     if pick % 3:  # two edits in three touch what places a row: its text, offsets, article or run
