@@ -56,10 +56,16 @@ def test_readings_are_named_in_explanations(rows):
 @pytest.mark.parametrize("pair", [("2.7倍", "提高了 1.7 倍"), ("四倍", "大三倍")])
 def test_discrepancy_pairs_are_conflicts(seed_run, pair):
     conflicts = [json.loads(line) for line in (seed_run / "conflicts.jsonl").read_text(encoding="utf-8").splitlines()]
-    texts = [{c["text"] for c in k["claims"]} for k in conflicts]
-    assert set(pair) in texts
-    k = conflicts[texts.index(set(pair))]
+    k = next(k for k in conflicts if set(pair) <= {c["text"] for c in k["claims"]})
     assert k["cross_article"] and k["resolution"] and k["evidence"]
+    assert all(f"\u201c{text}\u201d" in k["resolution"] for text in pair)  # each wording, said
+
+
+def test_a_fact_is_one_conflict_however_many_wordings_differ(seed_run):
+    conflicts = [json.loads(line) for line in (seed_run / "conflicts.jsonl").read_text(encoding="utf-8").splitlines()]
+    keys = [(k["official"], tuple(sorted(k["evidence"]))) for k in conflicts]
+    assert len(keys) == len(set(keys))
+    assert all(not k["fact"].startswith("The claim allows") for k in conflicts)  # a name, not a verdict
 
 
 @pytest.mark.parametrize("text", ["1000元", "5个", "1987年", "50个团队", "数十亿设备", "2000年1月1日"])

@@ -7,6 +7,7 @@ side the official figure supports and, for ratio phrases, under which reading.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -44,16 +45,6 @@ def _disagree(a: _Shown, b: _Shown) -> bool:
     return not (a_lo < b_hi and b_lo < a_hi)
 
 
-def _reading_text(c: _Shown) -> str:
-    if c.kind != "ratio" or c.ratio_reading is None:
-        return f"'{c.text}' ({c.doc})"
-    if c.ratio_reading == "increase_by":
-        return f"'{c.text}' ({c.doc}, read as an increase by {c.value}: {float(c.value) + 1:g}x)"
-    if c.ratio_reading == "ambiguous":
-        return f"'{c.text}' ({c.doc}, {c.value}x or, read as an increase, {float(c.value) + 1:g}x)"
-    return f"'{c.text}' ({c.doc}, {c.value}x)"
-
-
 # Above this many different wordings of one fact, each is set against the best-supported one only, not
 # against every other: a corpus of years of coverage repeats a fact thousands of times.
 ALL_PAIRS_UP_TO = 6
@@ -81,11 +72,15 @@ class _Shown:
     evidence: tuple[str, ...]
     explanation: str
     distortion: str | None
+    fact: str  # what was looked up, in words (the resolver's label)
+    source: str  # table (computed from the result logs) or statement (a sourced statement)
 
     @classmethod
     def of(cls, c: Claim) -> _Shown:
+        frame = c.frame or {}
         return cls(c.id, sys.intern(c.doc), c.lang, c.text, c.kind, c.value, c.unit, c.bound, c.low, c.high,
-                   c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion)
+                   c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion,
+                   str(frame.get("fact") or _label_in(c.explanation)), str(frame.get("source") or "table"))
 
 
 @dataclass(slots=True)
@@ -130,7 +125,8 @@ class ConflictFinder:
             side.more_ids.append(claim_id or claim().id)
 
     def conflicts(self) -> Iterator[dict[str, Any]]:
-        """One record per pair of disagreeing wordings of a fact."""
+        """One record per fact whose wordings disagree: every wording that disagrees with another, the
+        best-supported first (a fact is listed once, however many pairs of its wordings differ)."""
         for clusters in self._groups.values():
             sides = list(clusters.values())
             if len(sides) < 2:
@@ -140,11 +136,17 @@ class ConflictFinder:
             else:
                 anchor = max(sides, key=lambda s: (s.first.verdict == "supported", s.count))
                 pairs = [(anchor, other) for other in sides if other is not anchor]
+            involved: dict[int, _Side] = {}
             for a, b in pairs:
                 if _disagree(a.first, b.first):
-                    record = _conflict(a.first, b.first)
-                    record["same_wording"] = [{"count": s.count, "ids": list(s.more_ids)} for s in (a, b)]
-                    yield record
+                    involved.setdefault(id(a), a)
+                    involved.setdefault(id(b), b)
+            if not involved:
+                continue
+            shown = sorted(involved.values(), key=lambda s: (_RANK.get(s.first.verdict, 9), -s.count))[:MAX_SIDES]
+            record = _conflict([s.first for s in shown])
+            record["same_wording"] = [{"count": s.count, "ids": list(s.more_ids)} for s in shown]
+            yield record
 
 
 def find_conflicts(claims: Iterable[Claim]) -> list[dict[str, Any]]:
@@ -156,26 +158,65 @@ def find_conflicts(claims: Iterable[Claim]) -> list[dict[str, Any]]:
     return list(finder.conflicts())
 
 
-def _conflict(a: _Shown, b: _Shown) -> dict[str, Any]:
-    fact = a.explanation.split("; ", 1)[-1].rstrip(".")
-    official = a.official
-    readings = "; ".join(_reading_text(c) for c in (a, b))
-    if a.verdict == b.verdict == "supported":
-        resolution = (f"Different numbers, same fact: {readings}. Each fits the official {official} under its own "
-                      "reading, so both are right and the difference is wording.")
+_RANK = {"supported": 0, "ambiguous": 1, "contradicted": 2}
+MAX_SIDES = 8  # the wordings a conflict shows (conflicts.jsonl keeps how many claims share each)
+
+
+def _label_in(explanation: str) -> str:
+    """The looked-up fact named in an explanation, for claims judged before frames carried it."""
+    m = re.search(r"the official figure for (.+?) is [\[\d-]", explanation)
+    if m:
+        return m.group(1)
+    return explanation.split(". ", 1)[0].rstrip(".")
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _official_text(official: Any, unit: str) -> str:
+    from pipeline.reconcile.verdicts import fmt
+
+    return fmt(official, unit) if official is not None else "-"
+
+
+def _side_text(c: _Shown) -> str:
+    """'"four times bigger" (4x, or 5x read as an increase): ambiguous'."""
+    said = f"\u201c{c.text}\u201d"
+    if c.kind == "ratio" and c.ratio_reading == "increase_by":
+        said += f" (an increase by {c.value}, so {float(c.value) + 1:g}x)"
+    elif c.kind == "ratio" and c.ratio_reading == "ambiguous":
+        said += f" ({c.value}x, or {float(c.value) + 1:g}x read as an increase)"
+    verdict = {"supported": "fits", "ambiguous": "fits only read loosely",
+               "contradicted": "does not fit"}.get(c.verdict, c.verdict)
+    if c.verdict == "contradicted" and c.distortion:
+        verdict += f" ({c.distortion.replace('_', ' ')})"
+    return f"{said} {verdict}"
+
+
+def _conflict(sides: list[_Shown]) -> dict[str, Any]:
+    a = sides[0]
+    official = _official_text(a.official, a.unit)
+    said = "; ".join(_side_text(c) for c in sides) + "."
+    if all(c.verdict == "supported" for c in sides):
+        # the official figure is shown beside the resolution (report.html, report.md): not repeated here
+        resolution = f"Different numbers, one fact: each wording fits under its own reading, so the difference is " \
+                     f"wording, not data: {said}"
     else:
-        resolution = (f"{readings}. Against the official {official}: '{a.text}' is {a.verdict}, '{b.text}' is "
-                      f"{b.verdict}." + " " + " ".join(c.explanation for c in (a, b) if c.verdict != "supported"))
+        resolution = _sentence_start(said)
     return {
-        "fact": fact,
-        "official": official,
+        "fact": _sentence_start(a.fact),
+        "official": a.official,
+        "official_text": official,
+        "source": a.source,
+        "source_text": "a sourced statement" if a.source == "statement" else "the official MLPerf result logs",
         "evidence": list(a.evidence),
-        "values": [a.value, b.value],
+        "values": [c.value for c in sides],
         # enough of each claim to show it without claims.jsonl (a report page may not hold the other side)
         "claims": [{"id": c.id, "doc": c.doc, "lang": c.lang, "text": c.text, "kind": c.kind, "value": c.value,
                     "unit": c.unit, "bound": c.bound, "low": c.low, "high": c.high,
                     "ratio_reading": c.ratio_reading, "verdict": c.verdict, "distortion": c.distortion,
-                    "explanation": c.explanation} for c in (a, b)],
-        "cross_article": a.doc != b.doc,
-        "resolution": resolution.strip(),
+                    "explanation": c.explanation} for c in sides],
+        "cross_article": len({c.doc for c in sides}) > 1,
+        "resolution": resolution,
     }

@@ -156,6 +156,9 @@ def _result(claim: Claim, w: Weighed, explanation: str, verdict: str, others: li
     if isinstance(value, float) and not math.isnan(value):
         value = float(f"{value:.6g}")
     distortion = w.judgement.distortion if verdict in ("contradicted", "ambiguous") else None
+    frame = {**frame_of(claim, w.reading), "fact": w.fact.label, "source": w.fact.source}
+    if w.fact.derivation:
+        frame["derivation"] = w.fact.derivation
     return evolve(claim, verdict=verdict, official=value, evidence=tuple(w.fact.evidence), explanation=explanation,
-                  distortion=distortion, frame=frame_of(claim, w.reading),
+                  distortion=distortion, frame=frame,
                   alternatives=tuple(_alternative(o) for o in others if o is not w))

@@ -77,9 +77,10 @@ def conflict_lines(conflicts: list[dict[str, Any]], total: int, more: str = "") 
     if shown and more:
         out += [more, ""]
     for n, k in enumerate(conflicts, 1):
-        official = f" Official: {cell(k.get('official_display'))}." if k.get("official") is not None else ""
+        source = f", from {k['source_text']}" if k.get("source_text") else ""
+        official = f"Official: {cell(k.get('official_display'))}{source}. " if k.get("official") is not None else ""
         scope = "across articles" if k.get("cross_article") else "within one article"
-        out += [f"### {n}. {cell(k.get('fact'))}", "", f"{cell(k.get('resolution'))}{official} ({scope})", ""]
+        out += [f"### {n}. {cell(k.get('fact'))}", "", f"{official}{cell(k.get('resolution'))} ({scope})", ""]
         out += table(["article", "claim", "as written", "verdict", "why"],
                      [[c.get("doc"), c.get("text"), (c.get("display") or {}).get("value"), _verdict(c),
                        c.get("explanation")] for c in k.get("claims") or []])
