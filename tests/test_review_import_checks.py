@@ -148,6 +148,24 @@ def test_a_review_file_that_is_not_one_is_a_coded_error(tmp_path: Path, content:
     assert not (tmp_path / "ann").exists()
 
 
+@pytest.mark.parametrize("where, value", [
+    (("data", "newsclaims", "run"), [1]), (("data", "newsclaims", "run"), 7), (("data", "doc"), ["a.txt"]),
+    (("data", "newsclaims", "claims"), [1]), (("data", "newsclaims", "entities"), "x"),
+    (("annotations", 0, "result", 0, "value"), None), (("annotations", 0, "result"), {"a": 1}),
+])
+def test_a_field_of_the_wrong_shape_leaves_its_task_out(export: list[dict[str, Any]], tmp_path: Path,
+                                                         where: tuple, value: Any) -> None:
+    # found by the fuzz run below: a run folder given as a list reached Path() and raised
+    tasks = copy.deepcopy(export)
+    node = tasks[0]
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    annotate_import(_write(tmp_path, tasks), tmp_path / "ann")  # no exception: that task named, the rest in
+    for row in _gold_rows(tmp_path / "ann"):
+        assert ARTICLES[row["doc"]][row["start"]:row["end"]] == row["text"]
+
+
 # -- fuzz: random edits to a real export never put a gold row on other words -------------------------------
 
 def _paths(node: Any, at: tuple = ()) -> list[tuple]:

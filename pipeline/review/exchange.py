@@ -241,6 +241,8 @@ class RunArticles:
         where = self.run_dir if self.run_dir is not None else recorded
         if where is None:
             return "the task names no run and none was given (--run OUT_DIR): its text cannot be checked"
+        if not isinstance(where, (str, Path)):
+            return f"the task's run is not a folder name ({where!r}); pass --run OUT_DIR"
         key = str(where)
         if key not in self._runs:
             out = Path(where)

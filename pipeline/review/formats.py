@@ -141,7 +141,7 @@ def read(fmt: str, rows: list[dict[str, Any]], problems: list[str]) -> list[Revi
 def _read_row(fmt: str, n: int, row: dict[str, Any], problems: list[str]) -> ReviewedDoc | None:
     nc = row.get("newsclaims") or {}
     text, doc = row.get("text"), nc.get("doc") or (row.get("meta") or {}).get("doc") or row.get("doc")
-    if not isinstance(text, str) or not doc:
+    if not isinstance(text, str) or not doc or not isinstance(doc, str):
         problems.append(f"line {n}: no text or no newsclaims.doc; not one of our tasks")
         return None
     claims, ents, ctx = _predicted(nc)
