@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pipeline.errors import OfficialTableError
 from pipeline.records import ENTITY_TYPES
 
+# hosts that serve drafts or mirrors, never the public page of a source
+NOT_PUBLIC_HOSTS = ("staging", "netlify.app", "preview", "localhost", "127.0.0.1", "vercel.app")
 COLUMNS = ("id", "metric", "value", "unit", "entities", "text", "source_url", "source_date", "note")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -110,6 +113,12 @@ def _load_statements(path: Path) -> list[Statement]:
             url = row["source_url"].strip()
             if not url.startswith(("http://", "https://")):
                 raise OfficialTableError(f"{where}: source_url must be a web address")
+            host = urlsplit(url).hostname or ""
+            if any(marker in host for marker in NOT_PUBLIC_HOSTS):
+                # a reader following the evidence must land on the page the public can see, not a mirror
+                # that may change or vanish
+                raise OfficialTableError(f"{where}: source_url {url} is a staging or preview host; give the "
+                                         "public page")
             date = row["source_date"].strip() or None
             if date is not None and not _DATE.match(date):
                 raise OfficialTableError(f"{where}: source_date is YYYY-MM-DD or empty, not {date!r}")

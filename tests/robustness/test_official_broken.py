@@ -87,8 +87,11 @@ def test_a_table_that_is_not_text_is_refused(tmp_path: Path):
     [(lambda s: s.replace("round=training-v0.7", "round=v0.7", 1), r"line \d+: unknown round id 'v0.7'"),
      (lambda s: s.replace(",count,", ",count,extra,", 1), r"line \d+: 9 fields expected"),
      (lambda s: s.replace(",https://", ",ftp://", 1), r"line \d+: source_url"),
-     (lambda s: s + '"unterminated,\n', r"(malformed CSV|line \d+)")],
-    ids=["unknown-round", "extra-field", "bad-url", "unterminated-quote"],
+     (lambda s: s + '"unterminated,\n', r"(malformed CSV|line \d+)"),
+     (lambda s: s.replace(",https://mlcommons.org/", ",https://staging--mlcommons.netlify.app/", 1),
+      r"line \d+: source_url .* staging or preview host"),
+     (lambda s: s.replace(",https://", ",http://localhost:8000/", 1), r"staging or preview host")],
+    ids=["unknown-round", "extra-field", "bad-url", "unterminated-quote", "staging-host", "local-host"],
 )
 def test_broken_statements_name_file_and_line(tmp_path: Path, edit, message: str):
     path = tmp_path / "statements.csv"
