@@ -1,5 +1,9 @@
 # The two commands of the README: `make run` (the main job on the shipped corpora) and `make test`.
-# Both set up everything on a fresh machine: a virtualenv in .venv with the project and its pins.
+# Both set up everything on a fresh machine: a virtualenv in .venv with the project and its pins; `make
+# test` also sets up what the whole suite runs against, as CI does (Debian's Chromium and playwright for
+# the report's browser test, Label Studio in .ls-venv for the round trip, transformers and a CPU torch for
+# the NER backend; each script is idempotent and a second run takes seconds).  `make test-quick` runs
+# the suite without that set-up (those tests then skip, saying why).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,13 +15,21 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,dask]'
 	touch $@
 
-.PHONY: install run test lint
+.PHONY: install run test test-quick setup-test lint
 install: $(BIN)/.installed
 
 run: $(BIN)/.installed
 	$(BIN)/newsclaims run corpora/articles --out $(OUT)
 
-test: $(BIN)/.installed
+setup-test: $(BIN)/.installed
+	bash .ci/setup-browser
+	bash .ci/setup-ner
+	bash .ci/setup-label-studio
+
+test: setup-test
+	$(BIN)/python -m pytest
+
+test-quick: $(BIN)/.installed
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/.installed
