@@ -30,6 +30,9 @@ class OfficialResult:
     scorer: str
     status: str
     warning: str
+    # the result's folder in its round's results repository (the table's `source` column)
+    source: str | None = None
+    system_name: str | None = None
 
     @property
     def scored(self) -> bool:

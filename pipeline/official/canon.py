@@ -40,6 +40,8 @@ _ROUND_KEYS = {
     "drop",
     "first_converged",
     "minigo_time",
+    "repository",
+    "commit",
 }
 
 
@@ -116,6 +118,8 @@ class RoundRule:
     drop: dict[str, int] = field(default_factory=dict)
     first_converged: dict[str, int] = field(default_factory=dict)
     minigo_time: str | None = None
+    repository: str | None = None  # github.com/<owner>/<name> the logs were taken from
+    commit: str | None = None  # the snapshot's commit: links to it never move
 
     @property
     def version(self) -> str:
@@ -212,6 +216,8 @@ def load_round_rules(path: Path) -> dict[str, RoundRule]:
             raise DataFileError(path, "layout must be v0.5 or systems", f"{name}.layout")
         if spec.get("time_unit") not in ("s", "ms"):
             raise DataFileError(path, "time_unit must be s or ms", f"{name}.time_unit")
+        if spec.get("commit") is not None and not re.fullmatch(r"[0-9a-f]{40}", str(spec["commit"])):
+            raise DataFileError(path, "commit is a 40-character git hash", f"{name}.commit")
         rules[str(name)] = RoundRule(round=str(name), **spec)
     return rules
 

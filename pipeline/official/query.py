@@ -57,6 +57,8 @@ def _to_result(row: dict[str, Any]) -> OfficialResult:
         scorer=str(row["scorer"]),
         status=str(row["status"]),
         warning=str(_none(row["warning"]) or ""),
+        source=_none(row.get("source")),
+        system_name=_none(row.get("system_name")),
     )
 
 

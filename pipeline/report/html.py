@@ -12,6 +12,7 @@ import base64
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,26 @@ def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[
     return out
 
 
+@lru_cache(maxsize=4)
+def _official(path: str | None) -> Any:
+    from pipeline.official.query import OfficialResults
+
+    return OfficialResults(path)
+
+
+def evidence_of(official: str | None, ids: Iterable[Any]) -> dict[str, dict[str, str | None]]:
+    """The evidence ids as the report shows them; none when the official tables cannot be read (the page
+    then shows the bare ids, as before)."""
+    from pipeline.errors import NewsclaimsError
+    from pipeline.link import load_kb
+    from pipeline.report.evidence import describe
+
+    try:
+        return describe(_official(official), load_kb(), ids)
+    except (NewsclaimsError, OSError):
+        return {}
+
+
 def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str, Any] | None = None,
                 doc_pages: dict[str, str] | None = None) -> str:
     """The report page.  For one part of a multi-page report, `page` holds its number, the total, the
@@ -81,10 +102,12 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     js = inline_asset("report.js.j2")
     # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
     claims = [{k: v for k, v in c.items() if k not in NOT_ON_PAGE} for c in report.claims]
+    # each evidence id once per page, said in words with its link (a claim's panel looks it up)
+    evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()))
     try:
-        data_json = script_json({"claims": claims})
+        data_json = script_json({"claims": claims, "evidence": evidence})
     except ValueError:  # a NaN or infinity somewhere: the slow walk that replaces them
-        data_json = script_json({"claims": _clean(claims)})
+        data_json = script_json({"claims": _clean(claims), "evidence": evidence})
     return template_env().get_template("report.html.j2").render(
         summary=report.summary,
         conflicts=report.conflicts,
