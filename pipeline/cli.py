@@ -106,7 +106,6 @@ def run(
     """Extract and check every numeric claim of the articles in INPUT_DIR."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pipeline.fileio import writing_to
     from pipeline.ingest.read import ARTICLE_SUFFIXES
     from pipeline.run.batch import run_batch
 
@@ -137,8 +136,6 @@ def run(
 
             summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
                                 scheduler=scheduler)
-            with writing_to(out):
-                _write_run_info(out, input_dir, settings, summary)
             from pipeline.report import write_reports
             from pipeline.run import current
 
@@ -186,16 +183,6 @@ def _cpu_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _write_run_info(out: Path, input_dir: Path, settings: Settings, summary) -> None:
-    """OUT_DIR/run.json: what the run read, so reports and exports can find the articles again."""
-    from pipeline.fileio import atomic_write_text
-    from pipeline.run.process import pipeline_version
-
-    info = {"input_dir": str(input_dir.resolve()), "official": settings.official, "version": pipeline_version(),
-            "articles": summary.articles, "claims": summary.claims, "errors": summary.errors}
-    atomic_write_text(out / "run.json", json.dumps(info, ensure_ascii=False, indent=1))
-
-
 @app.command()
 def report(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run (with claims.jsonl).")],
@@ -209,6 +196,33 @@ def report(
 
     for path in report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles):
         out_console.print(f"Wrote {path}")
+
+
+@app.command()
+def article(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="Output folder of a run.")],
+    docs: Annotated[list[str], typer.Argument(
+        metavar="DOC...", help="Articles as claims.jsonl names them (e.g. zh/a.txt).")],
+    to: Annotated[Path | None, typer.Option(
+        "--to", metavar="PATH",
+        help="A .html or .pdf file (one article), or a folder (default: RUN_DIR/articles).")] = None,
+    pdf: Annotated[bool, typer.Option("--pdf", help="PDF (printed by Chromium) instead of HTML.")] = False,
+    input_dir: Annotated[Path | None, typer.Option(
+        "--input", metavar="DIR", help="The articles' folder (default: from run.json).")] = None,
+) -> None:
+    """One article's fact-check on a page to send or print: its text with the claims marked, and beside each
+    paragraph the verdicts, the official figures, the reasons and the evidence."""
+    from pipeline.report.article import write_article
+
+    if to is not None and to.suffix.lower() in (".html", ".htm", ".pdf") and len(docs) > 1:
+        _fail(f"--to {to} is one file, and {len(docs)} articles were given; give a folder", 2)
+    for doc in docs:
+        if to is not None and to.suffix.lower() in (".html", ".htm", ".pdf"):
+            target = to
+        else:
+            folder = to if to is not None else run_dir / "articles"
+            target = folder / (doc.replace("/", "__") + (".pdf" if pdf else ".html"))
+        out_console.print(f"Wrote {escape(str(write_article(run_dir, doc, target, input_dir)))}", highlight=False)
 
 
 @annotate_app.command("export")

@@ -68,7 +68,7 @@ def test_options_show_what_they_take(path: list[str]) -> None:
     # a flag takes nothing; every other option names its value (DIR, FILE, N, NAME...)
     for line in _help(path).splitlines():
         m = re.match(r"[│|]?\s*\*?\s*(--[a-z-]+)(?:\s+-[a-z])?\s+([A-Za-z_|.]+)?\s{2,}", line)
-        if m and m.group(1) not in ("--help", "--quiet", "--json", "--follow-symlinks"):
+        if m and m.group(1) not in ("--help", "--quiet", "--json", "--follow-symlinks", "--pdf"):
             assert m.group(2), line
 
 

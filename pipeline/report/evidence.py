@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from pipeline.link.kb import KnowledgeBase
 from pipeline.official.canon import round_rules
@@ -36,7 +37,8 @@ def describe(official: OfficialResults, kb: KnowledgeBase, ids: Iterable[str]) -
     out: dict[str, dict[str, str | None]] = {}
     for eid in dict.fromkeys(str(i) for i in ids):
         if eid.startswith(("http://", "https://")):
-            out[eid] = {"url": eid, "what": "the page the statement quotes"}
+            host = (urlsplit(eid).hostname or "").removeprefix("www.")
+            out[eid] = {"url": eid, "what": f"the statement's source ({host})"}
             continue
         if eid in rules:
             out[eid] = {"url": None, "what": f"the round {entity_name(kb, 'round', eid)}"}

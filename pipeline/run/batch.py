@@ -175,7 +175,20 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
             remove_stale_temps(out_dir)
             (out_dir / PARTS).mkdir(exist_ok=True)
             remove_stale_temps(out_dir / PARTS)
-            return _run_locked(input_dir, out_dir, settings, workers, progress, version, engine, scheduler)
+            summary = _run_locked(input_dir, out_dir, settings, workers, progress, version, engine, scheduler)
+            write_run_info(out_dir, input_dir, settings, summary)
+            return summary
+
+
+def write_run_info(out_dir: Path, input_dir: Path, settings: Settings, summary: BatchSummary) -> None:
+    """OUT_DIR/run.json: what the run read, so reports, reviews and exports find the articles again
+    (written by the library, so a run started from Python makes outputs every command can use)."""
+    from pipeline.run.process import pipeline_version
+
+    info = {"input_dir": str(Path(input_dir).resolve()), "official": settings.official,
+            "version": pipeline_version(), "articles": summary.articles, "claims": summary.claims,
+            "errors": summary.errors}
+    atomic_write_text(out_dir / "run.json", json.dumps(info, ensure_ascii=False, indent=1))
 
 
 def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int,
