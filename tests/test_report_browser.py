@@ -145,3 +145,61 @@ def test_injected_markup_stays_text_in_chromium(browser, tmp_path):
     assert hrefs == ["https://example.org/x"]
     assert "</script><script>window.pwned=3</script>" in page.locator("#details").inner_text()
     view.clean()
+
+
+@pytest.fixture(scope="module")
+def corpus_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from pipeline.run.batch import run_batch
+    from pipeline.settings import Settings
+
+    corpus = Path(__file__).resolve().parents[1] / "corpora" / "articles"
+    out = tmp_path_factory.mktemp("corpus-report")
+    run_batch(corpus, out, Settings())
+    write_reports(out, corpus)
+    return out
+
+
+def test_a_conflict_reads_as_a_fact_with_its_wordings(browser, corpus_run):
+    view = Page(browser, corpus_run / "report.html")
+    heads = view.page.locator("article.conflict h3").all_inner_texts()
+    assert heads and not any(h.startswith(("The claim allows", "the official figure")) for h in heads)
+    assert len(set(heads)) >= 0.8 * len(heads)  # a fact is listed once (two facts may share a name)
+    card = view.page.locator("article.conflict.cross").first
+    assert "Official:" in card.inner_text() and "“" in card.locator(".resolution").inner_text()
+    view.clean()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_claims_panel_links_its_evidence_to_the_result_logs(browser, corpus_run, lang):
+    view = Page(browser, corpus_run / "report.html")
+    page = view.page
+    mark = page.locator(f"article.doc[data-langs='{lang}'] mark.claim.v-contradicted").first
+    mark.click()
+    links = page.locator("#details-list a[href^='https://github.com/mlcommons/training_results_v']")
+    assert links.count() >= 1 and "result" in links.first.inner_text()
+    view.clean()
+
+
+@pytest.mark.parametrize("doc", ["training-v0.7/en/2020-07-29_google-tpu-supercomputer-wire.txt",
+                                 "training-v0.7/zh/2020-08-01_portal-repost-v07-dateline.txt"])
+def test_the_article_page_keeps_each_note_beside_its_paragraph_on_screen_and_paper(browser, corpus_run, doc,
+                                                                                   tmp_path):
+    from pipeline.report.article import write_article
+
+    path = write_article(corpus_run, doc, tmp_path / "a.html")
+    view = Page(browser, path)
+    page = view.page
+    for media in ("screen", "print"):
+        page.emulate_media(media=media)
+        rows = page.locator("section.row").all()
+        checked = 0
+        for row in rows:
+            notes = row.locator(".note")
+            if notes.count() == 0:
+                continue
+            text, note = row.locator(".text").bounding_box(), notes.first.bounding_box()
+            assert note["x"] > text["x"] + text["width"] * 0.9  # to the right of the text
+            assert note["y"] < text["y"] + text["height"] + 5  # starting beside it, not after it
+            checked += 1
+        assert checked >= 3, media
+    view.clean()
