@@ -424,8 +424,21 @@ def evaluate(
                       f"{shown(flags['false_alarm_rate'])}, discrepancy recall {shown(flags['discrepancy_recall'])}",
                       highlight=False)
     for m in rep.misses[:misses]:
-        out_console.print(f"[yellow]{m['type']:6}[/yellow] {m['doc']}: gold={m.get('gold')} pred={m.get('pred')}",
-                          markup=True, highlight=False)
+        gold, pred = _claim_said(m.get("gold")), _claim_said(m.get("pred"))
+        out_console.print(f"[yellow]{m['type']:6}[/yellow] {escape(str(m['doc']))}: gold {escape(gold)}; "
+                          f"newsclaims {escape(pred)}", markup=True, highlight=False)
+
+
+def _claim_said(c: dict | None) -> str:
+    """'“23 秒” duration 23 s, supported [120, 124)' for a miss's side; 'nothing' where there is none."""
+    if not c:
+        return "nothing"
+    unit = "" if c.get("unit") in (None, "count", "date") else f" {c['unit']}"
+    reading = f" ({c['ratio_reading']})" if c.get("ratio_reading") else ""
+    bound = f" {c['bound']}" if c.get("bound") not in (None, "exact") else ""
+    verdict = f", {c['verdict']}" if c.get("verdict") else ""
+    where = f"[{c.get('start')}, {c.get('end')})"
+    return f"“{c.get('text')}” {c.get('kind')}{bound} {c.get('value')}{unit}{reading}{verdict} {where}"
 
 
 @official_app.command("build")

@@ -127,3 +127,18 @@ def test_extract_json_carries_the_verdict_and_its_reason(capsys, monkeypatch) ->
                       "--date", "2020-07-30", "--json")
     rows = [json.loads(x) for x in text.splitlines() if x.startswith("{")]
     assert got == 0 and rows and all(r["verdict"] and r["explanation"] for r in rows)
+
+
+def test_evaluate_says_its_misses_in_words(capsys, monkeypatch, tmp_path) -> None:
+    import json
+
+    run, gold = tmp_path / "run", tmp_path / "gold"
+    run.mkdir()
+    gold.mkdir()
+    claim = {"id": "x1", "doc": "a.txt", "lang": "en", "start": 0, "end": 10, "text": "23 seconds", "kind": "duration",
+             "value": 23, "unit": "s", "bound": "exact", "verdict": "supported"}
+    (run / "claims.jsonl").write_text(json.dumps({**claim, "value": 32}) + "\n", encoding="utf-8")
+    (gold / "a.txt.jsonl").write_text(json.dumps({**claim, "status": "accepted"}) + "\n", encoding="utf-8")
+    code, text = _main(capsys, monkeypatch, "evaluate", str(run), str(gold))
+    assert code == 0 and "“23 seconds” duration 23 s, supported [0, 10)" in text
+    assert "{'" not in text and "None" not in text  # no Python reprs
