@@ -25,7 +25,12 @@ from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
 
 TEMPLATES = Path(__file__).parent / "templates"
-NOT_ON_PAGE = ("frame", "alternatives")
+# The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a
+# reader who wants every field has them (at 10,000 articles the unread ones were a third of the report)
+ON_PAGE = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "unit", "metric", "entities", "verdict",
+           "official", "evidence", "explanation", "display")
+DISPLAY_ON_PAGE = ("value", "interval", "official", "reading", "bound", "compared_to", "frame", "readings",
+                   "verdict", "distortion")
 # JSON inside <script>: these characters could end the element or open a comment; U+2028/9 break old parsers.
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -74,6 +79,17 @@ def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[
     return out
 
 
+def _on_page(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
+    out = {k: c[k] for k in ON_PAGE if c.get(k) not in (None, "", [], {})}
+    if isinstance(out.get("entities"), dict):
+        out["entities"] = {k: v for k, v in out["entities"].items() if v}
+    if "doc" in out:  # an index into the page's list of articles: a path once per page, not once per claim
+        out["doc"] = docs.setdefault(str(out["doc"]), len(docs))
+    if isinstance(c.get("display"), dict):
+        out["display"] = {k: v for k, v in c["display"].items() if k in DISPLAY_ON_PAGE and v not in (None, "")}
+    return out
+
+
 @lru_cache(maxsize=4)
 def _official(path: str | None) -> Any:
     from pipeline.official.query import OfficialResults
@@ -101,13 +117,15 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     name, so that a conflict's claim in another part links there."""
     js = inline_asset("report.js.j2")
     # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
-    claims = [{k: v for k, v in c.items() if k not in NOT_ON_PAGE} for c in report.claims]
+    docs: dict[str, int] = {}
+    claims = [_on_page(c, docs) for c in report.claims]
     # each evidence id once per page, said in words with its link (a claim's panel looks it up)
     evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()))
+    data = {"claims": claims, "docs": list(docs), "evidence": evidence}
     try:
-        data_json = script_json({"claims": claims, "evidence": evidence})
+        data_json = script_json(data)
     except ValueError:  # a NaN or infinity somewhere: the slow walk that replaces them
-        data_json = script_json({"claims": _clean(claims), "evidence": evidence})
+        data_json = script_json(_clean(data))
     return template_env().get_template("report.html.j2").render(
         summary=report.summary,
         conflicts=report.conflicts,
