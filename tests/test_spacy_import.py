@@ -38,3 +38,18 @@ def test_spacy_loads_without_torch():
 @needs_torch
 def test_torch_still_imports_after_spacy():
     assert _run(True) == ["False", "False", "3"]
+
+
+CLI_SCRIPT = """
+import sys
+from pipeline.spacy_import import import_spacy
+spacy = import_spacy()
+print("spacy.cli" in sys.modules, len(spacy.blank("zh")("测试一下")) > 0)
+import spacy.cli
+print(hasattr(spacy.cli, "download"), callable(spacy.info))
+"""
+
+
+def test_spacy_loads_without_its_command_line_which_stays_importable():
+    done = subprocess.run([sys.executable, "-c", CLI_SCRIPT], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["False", "True", "True", "True"]

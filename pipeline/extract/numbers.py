@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-
-import cn2an
+from functools import cache, lru_cache
+from typing import Any
 
 from pipeline.lang.loader import Language
 
@@ -158,6 +157,15 @@ def _arabic(text: str, offset: int, lang: Language) -> list[Num]:
     return out
 
 
+@cache
+def _cn2an() -> Any:
+    """cn2an, loaded when a Chinese numeral first needs it (its import takes 0.2 s of an English-only
+    `newsclaims extract`)."""
+    import cn2an
+
+    return cn2an
+
+
 def parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
     """Value, low, high of a Chinese numeral run; ranges (两三, 三四百) give low < high.  Memoized per
     language: the same few runs (一, 两, 三百) recur, and cn2an validates its input with several regexes."""
@@ -183,7 +191,7 @@ def _parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
     if all(c in lang.decimal_points for c in run):
         return None
     try:
-        value = float(cn2an.cn2an(run, "normal"))
+        value = float(_cn2an().cn2an(run, "normal"))
     except (ValueError, KeyError, IndexError, TypeError):
         return None
     return value, value, value
