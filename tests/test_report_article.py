@@ -87,3 +87,10 @@ def test_the_command_writes_a_page_per_article(run, tmp_path: Path, capsys, monk
         cli.main()
     assert done.value.code == 0
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["en__b.txt.html", "zh__a.txt.html"]
+
+
+def test_a_chinese_claims_note_leads_with_its_verdict_in_chinese(run) -> None:
+    page = render_article(run[1], "zh/a.txt")
+    lines = re.findall(r'<p class="summary-line" lang="zh">(.*?)</p>', page)
+    assert lines and all(line.startswith(("相符", "不符", "有歧义", "无法核实", "不在核查范围")) for line in lines)
+    assert '<p class="summary-line"' not in render_article(run[1], "en/b.txt")  # English has its explanation

@@ -55,6 +55,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "sentences": {"terminators", "closers"},
     # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
     "cue_veto": None,
+    # the one-line verdict summary a report shows in the article's language (pipeline/report/summary.py)
+    "summary": {"verdicts", "templates", "units", "distortions", "readings", "bounds", "joiner", "possessive"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}
 READING_KEYS = {"times_as", "increase_by", "ambiguous"}
@@ -135,6 +137,7 @@ class Language:
     scope: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cue_veto: dict[str, tuple[str, ...]] = field(default_factory=dict)  # cue word -> what may not follow it
+    summary: dict[str, Any] = field(default_factory=dict)  # verdict summaries: templates and their words
     source: str = ""
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -310,6 +313,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         cues={k: tuple(v or ()) for k, v in (data.get("cues") or {}).items()},
         cue_veto={str(k).lower(): tuple(str(x).lower() for x in (v or ()))
                   for k, v in (data.get("cue_veto") or {}).items()},
+        summary=dict(data.get("summary") or {}),
         source=str(path),
     )
 

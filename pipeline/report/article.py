@@ -20,6 +20,7 @@ from typing import Any
 
 from pipeline.errors import ReportError
 from pipeline.fileio import atomic_write_bytes, atomic_write_text, writing_to
+from pipeline.link import load_kb
 from pipeline.report.fmt import VERDICT_LABELS
 from pipeline.report.html import evidence_of, template_env
 from pipeline.report.load import (
@@ -31,6 +32,7 @@ from pipeline.report.load import (
     run_info,
     with_display,
 )
+from pipeline.report.summary import summarize
 
 # Chromium's names on the platforms people run it on (Debian's chromium first: the one CI installs)
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -79,6 +81,10 @@ def render_article(out_dir: Path, doc: str, input_dir: Path | None = None) -> st
     if not claims and not _in_run(out_dir, doc):
         raise ReportError(f"{doc}: no article of that name in the run {out_dir} (names as in claims.jsonl's doc)")
     claims.sort(key=lambda c: (int(c.get("start") or 0), int(c.get("end") or 0)))
+    kb = load_kb()
+    for c in claims:
+        if c.get("lang") not in (None, "en"):
+            c["summary"] = summarize(c, kb)
     view = article_view(doc, claims, folder)
     numbers = {c["id"]: n for n, c in enumerate(claims, 1)}
     by_id = {c["id"]: c for c in claims}

@@ -90,6 +90,20 @@ def _on_page(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
     return out
 
 
+def _add_summaries(shown: list[dict[str, Any]], claims: list[dict[str, Any]]) -> None:
+    """A claim in a language other than English gets its verdict in one sentence of that language (the
+    explanation beside it is in English)."""
+    from pipeline.link import load_kb
+    from pipeline.report.summary import summarize
+
+    kb = load_kb()
+    for page_claim, claim in zip(shown, claims, strict=True):
+        if claim.get("lang") not in (None, "en"):
+            said = summarize(claim, kb)
+            if said:
+                page_claim["summary"] = said
+
+
 @lru_cache(maxsize=4)
 def _official(path: str | None) -> Any:
     from pipeline.official.query import OfficialResults
@@ -119,6 +133,7 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
     docs: dict[str, int] = {}
     claims = [_on_page(c, docs) for c in report.claims]
+    _add_summaries(claims, report.claims)
     # each evidence id once per page, said in words with its link (a claim's panel looks it up)
     evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()))
     data = {"claims": claims, "docs": list(docs), "evidence": evidence}

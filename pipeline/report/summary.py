@@ -1,0 +1,107 @@
+"""A claim's verdict in one sentence of its own language, for the report's panel and the article page.
+
+The explanation of a verdict (claims.jsonl `explanation`) shows the arithmetic, in English.  A Chinese
+reader of a Chinese article also gets this summary in Chinese: the verdict, what the official figure is of
+(org, benchmark, chip, round, named as the knowledge base names them in that language), the figure, how the
+claim was read and, for a contradiction, the kind of distortion.  Its words and templates are language data
+(the `summary` section of pipeline/lang/<code>/lexicon.yaml); a language without one gets none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.lang.loader import load_language
+from pipeline.link.kb import KnowledgeBase
+
+SUBJECT_PARTS = ("org", "benchmark", "accelerator", "system", "round")
+
+
+def name_in(kb: KnowledgeBase, etype: str, eid: str, lang: str) -> str:
+    """An entity as the language writes it: its first name in that language, else its first English name."""
+    entry = kb.get(etype, eid)
+    if entry is None:
+        return eid
+    for code in (lang, "en", "zh"):
+        names = [*(entry.aliases.get(code) or ()), *(entry.cased.get(code) or ())]
+        if names:
+            return str(names[0])
+    return eid
+
+
+def _number(x: float) -> str:
+    if abs(x) >= 1000 and float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:.4g}"
+
+
+def _with_unit(number: str, word: str) -> str:
+    """"2.7x", "63%", "23秒", "7纳米" run on (CJK unit words are written so); "23 s", "7 nm" take a space."""
+    tight = word in ("x", "%") or word[:1] > "\u2e7f"
+    return f"{number}{'' if tight else ' '}{word}"
+
+
+def figure(value: Any, unit: str | None, words: dict[str, Any]) -> str:
+    """A value with its unit in the language's words: 23.1 秒, 0.39 分钟, 2.7 倍, 4,096."""
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    units = words.get("units") or {}
+    x = float(value)
+    if unit == "s":
+        if abs(x) >= 120:
+            return _with_unit(_number(x / 60), str(units.get("min", "min")))
+        return _with_unit(_number(x), str(units.get("s", "s")))
+    if unit == "FLOP/s":
+        return _with_unit(_number(x / 1e15), str(units.get("FLOP/s", "PFLOP/s")))
+    if unit in ("count", "date", None, ""):
+        return _number(x)
+    word = str(units.get(unit, unit))
+    return _with_unit(_number(x), word)
+
+
+def _reads(claim: dict[str, Any], words: dict[str, Any]) -> str:
+    said = figure(claim.get("value"), claim.get("unit"), words)
+    bound = (words.get("bounds") or {}).get(claim.get("bound") or "")
+    return f"{bound} {said}".strip() if bound else said
+
+
+def _subject(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str, Any]) -> str:
+    frame = claim.get("frame") or {}
+    ents = {**(claim.get("entities") or {}), **{k: v for k, v in frame.items() if k in SUBJECT_PARTS and v}}
+    parts = [name_in(kb, t, str(ents[t]), lang) for t in SUBJECT_PARTS if ents.get(t)]
+    templates = words.get("templates") or {}
+    return str(words.get("joiner", ", ")).join(parts) if parts else str(templates.get("no_subject", ""))
+
+
+def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None) -> str | None:
+    """The claim's verdict in one sentence of `lang` (default: the claim's own), or None where the language
+    has no summary words."""
+    code = lang or claim.get("lang") or "en"
+    try:
+        words = load_language(code).summary
+    except Exception:  # noqa: BLE001 - an unknown language has no summary, not an error
+        return None
+    template = (words.get("templates") or {}).get(claim.get("verdict") or "")
+    if not template:
+        return None
+    distortion = (words.get("distortions") or {}).get(claim.get("distortion") or "")
+    why = str(templates_of(words).get("why", " ({distortion})")).format(distortion=distortion) if distortion else ""
+    return template.format(text=claim.get("text", ""), reads=_reads(claim, words),
+                           official=figure(claim.get("official"), claim.get("unit"), words),
+                           subject=_subject(claim, kb, code, words), why=why,
+                           reading=(words.get("readings") or {}).get(_fitting_reading(claim), ""))
+
+
+def templates_of(words: dict[str, Any]) -> dict[str, Any]:
+    return words.get("templates") or {}
+
+
+def _fitting_reading(claim: dict[str, Any]) -> str:
+    """For an ambiguous verdict on an "N倍 / N times" phrase: the reading under which it fits, the one of N
+    and N+1 nearer the official figure."""
+    value, official = claim.get("value"), claim.get("official")
+    if not isinstance(value, (int, float)) or not isinstance(official, (int, float)):
+        return str(claim.get("ratio_reading") or "")
+    return "times_as" if abs(official - value) <= abs(official - (value + 1)) else "increase_by"

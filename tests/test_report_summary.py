@@ -1,0 +1,62 @@
+"""A claim's verdict in one sentence of its article's language (#18): templates and words are language
+data; the subject is named as the knowledge base names it in that language."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.lang.loader import load_language
+from pipeline.link import load_kb
+from pipeline.report.summary import figure, summarize
+
+
+def _claim(**kw):
+    base = {"lang": "zh", "text": "23秒", "kind": "duration", "value": 23, "unit": "s", "bound": "exact",
+            "verdict": "supported", "official": 23.57, "entities": {}, "frame": {}}
+    return {**base, **kw}
+
+
+CASES = [
+    (_claim(frame={"org": "google", "benchmark": "bert", "round": "training-v0.7"}),
+     ["相符", "谷歌", "BERT", "官方数据为23.57秒", "“23秒”读作23秒"]),
+    (_claim(text="6.24分钟", value=374.4, official=4200.7, verdict="contradicted", distortion="chip_count_mismatch",
+            frame={"org": "nvidia", "benchmark": "resnet"}),
+     ["不符", "英伟达", "70.01分钟", "（芯片数量与官方结果不符）"]),
+    (_claim(text="大三倍", kind="ratio", value=3, unit="x", ratio_reading="ambiguous", official=4.0,
+            verdict="ambiguous", distortion="n_vs_n_plus_1"),
+     ["有歧义", "官方数据为4倍", "“增加了N倍”（即N+1倍）才相符"]),
+    (_claim(text="约70分钟", value=4200, bound="approx", official=3164.2, verdict="contradicted",
+            distortion="mixed_rounds"),
+     ["读作约 70分钟", "混用了不同轮次的成绩"]),
+    (_claim(text="5所大学", kind="count", value=5, unit="count", verdict="unverifiable", official=None),
+     ["无法核实", "“5所大学”（5）"]),
+    (_claim(lang="en", text="four times bigger", kind="ratio", value=4, unit="x", ratio_reading="ambiguous",
+            official=4.0, verdict="ambiguous", frame={"org": "google"}),
+     ["Ambiguous: the official figure for Google is 4x", "fits only read as “N times as much”"]),
+    (_claim(lang="en", text="1993", kind="date", value="1993", unit="date", verdict="out_of_scope"),
+     ["Out of scope: “1993”"]),
+]
+
+
+@pytest.mark.parametrize("claim, says", CASES, ids=[c[0]["text"] for c in CASES])
+def test_a_verdict_is_said_in_the_claims_language(claim, says):
+    said = summarize(claim, load_kb())
+    assert said and all(s in said for s in says), said
+
+
+@pytest.mark.parametrize("value, unit, zh, en", [(4, "x", "4倍", "4x"), (23.1, "s", "23.1秒", "23.1 s"),
+                                                 (425, "s", "7.083分钟", "7.083 min"), (7, "nm", "7纳米", "7 nm"),
+                                                 (4096, "count", "4,096", "4,096"), (63, "%", "63%", "63%")])
+def test_figures_are_written_as_each_language_writes_them(value, unit, zh, en):
+    assert figure(value, unit, load_language("zh").summary) == zh
+    assert figure(value, unit, load_language("en").summary) == en
+
+
+def test_every_verdict_and_distortion_has_words_in_both_languages():
+    from pipeline.reconcile import verdicts
+
+    kinds = {v for k, v in vars(verdicts).items() if k.isupper() and isinstance(v, str)}
+    for code in ("zh", "en"):
+        words = load_language(code).summary
+        assert set(words["templates"]) >= {"supported", "contradicted", "ambiguous", "unverifiable", "out_of_scope"}
+        assert set(words["distortions"]) >= kinds, code
