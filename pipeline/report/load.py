@@ -18,8 +18,10 @@ from typing import Any
 from pipeline.errors import NewsclaimsError
 from pipeline.fileio import read_jsonl
 from pipeline.ingest.read import doc_id, find_articles, read_article
+from pipeline.link import load_kb
 from pipeline.report.corpus import conflict_order
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
+from pipeline.report.summary import summarize
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +213,8 @@ def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, 
         conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
         for c in conflict["claims"]:
             c.setdefault("display", display(c))
+            if c.get("lang") not in (None, "en") and "summary" not in c:
+                c["summary"] = summarize(c, load_kb())
         unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
         conflict["official_display"] = quantity(conflict.get("official"), unit)
     return conflicts
