@@ -22,6 +22,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pipeline.fileio import atomic_write_text, atomic_writers, remove_stale_temps
+from pipeline.procs import uses_fork
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, index_corpus
 from pipeline.report.fmt import VERDICT_LABELS, display
@@ -35,7 +36,6 @@ from pipeline.report.markdown import (
     summary_lines,
     table,
 )
-from pipeline.run.pool import uses_fork
 
 PAGES_DIR = "report-pages"
 

@@ -251,7 +251,7 @@ def push(out_dir: Path, url: str, api_key: str, project: int | None = None, titl
          input_dir: Path | None = None) -> tuple[int, dict[str, int]]:
     """A run into a live Label Studio: a new project with our config (or `project`), tasks synced by
     article, so pushing a rerun updates the same tasks.  Returns (project id, created/updated counts)."""
-    from pipeline.review.exchange import load_run
+    from pipeline.review.runs import load_run
 
     ls = connect(url, api_key)
     pid = project if project is not None else create_project(ls, title)

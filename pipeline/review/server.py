@@ -155,7 +155,8 @@ class ReviewState:
 
 def load_state(out_dir: Path, annotations: Path, reviewer: str | None = None, input_dir: Path | None = None
                ) -> ReviewState:
-    from pipeline.review.exchange import ReviewError, input_dir_of
+    from pipeline.errors import ReviewError
+    from pipeline.review.runs import input_dir_of
 
     claims_path = Path(out_dir) / "claims.jsonl"
     if not claims_path.exists():

@@ -14,17 +14,16 @@ receives the job, so warm-up never counts against an article.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-# A worker that keeps dying before it is ready (a broken installation) must not be respawned forever.
+from pipeline.procs import context, uses_fork  # noqa: F401 - uses_fork is part of this module's API
+
 MAX_FAILED_STARTS = 3
 # Loading the pipeline takes seconds; a worker not ready after this long is stuck, not slow.
 STARTUP_TIMEOUT = 600.0
@@ -83,17 +82,6 @@ def _worker_main(conn: Connection, parent: int, fn: Callable[[Any], Any], warm: 
             conn.send(("error", index, f"{type(exc).__name__}: {exc}"))
 
 
-def _context() -> Any:  # a multiprocessing context (its typing lacks Process)
-    # fork only on Linux: macOS system libraries are not fork-safe (Python itself defaults to spawn there).
-    # If a torch-based stage (the optional NER) ever runs in the parent before forking, prefer spawn too:
-    # torch's thread pool does not survive fork.
-    return mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-
-
-def uses_fork() -> bool:
-    return _context().get_start_method() == "fork"
-
-
 def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeout: float,
              warm: Callable[[], None] | None = None) -> Iterator[Outcome]:
     """Run fn(job) for every job in `workers` processes, yielding an Outcome per job as it finishes (in
@@ -101,7 +89,7 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
     worker died yields "crashed".  fn and warm must be module-level functions (picklable for spawn)."""
     if not jobs:
         return
-    ctx = _context()
+    ctx = context()
     pending = list(range(len(jobs)))[::-1]  # a stack: pop() gives jobs in order
     pool: list[_Worker] = []
     failed_starts = 0
