@@ -194,8 +194,11 @@ def report(
     """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
     from pipeline.report.cli import report_command
 
-    for path in report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles):
-        out_console.print(f"Wrote {path}")
+    written = report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles)
+    top = [p.name for p in written if p.parent == run_dir]
+    parts = [p for p in written if p.parent != run_dir and p.suffix == ".html"]
+    said = ", ".join(top) + (f" and {_n(len(parts), 'report part')} (report-pages/)" if parts else "")
+    out_console.print(f"Wrote {escape(said)} in {escape(str(run_dir))}", highlight=False)
 
 
 @app.command()

@@ -112,6 +112,16 @@ class Entities:
         return {t: getattr(self, t) for t in ENTITY_TYPES}  # dataclasses.asdict deep-copies: slow
 
 
+# A claim's fields as the output contract names them (CONTRACT.md), id first: what every consumer of
+# claims.jsonl may rely on.  CLAIM_FIELDS is the whole record claims.jsonl holds, in its order.
+CONTRACT_FIELDS = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
+                   "of_total", "bound", "low", "high", "ratio_reading", "entities", "verdict", "official",
+                   "evidence", "explanation")
+CLAIM_FIELDS = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
+                "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entities", "metric",
+                "compared_to", "verdict", "official", "evidence", "explanation", "distortion", "frame", "alternatives")
+
+
 @dataclass(frozen=True)
 class Claim:
     doc: str

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-REQUIRED = ["doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted", "of_total",
-            "bound", "low", "high", "ratio_reading", "entities", "verdict", "official", "evidence", "explanation"]
+from pipeline.records import CONTRACT_FIELDS
+
+REQUIRED = [f for f in CONTRACT_FIELDS if f != "id"]  # the output contract's fields
 
 
 def newsclaims(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -142,3 +142,19 @@ def test_evaluate_says_its_misses_in_words(capsys, monkeypatch, tmp_path) -> Non
     code, text = _main(capsys, monkeypatch, "evaluate", str(run), str(gold))
     assert code == 0 and "“23 seconds” duration 23 s, supported [0, 10)" in text
     assert "{'" not in text and "None" not in text  # no Python reprs
+
+
+def test_report_says_what_it_wrote_in_one_line(capsys, monkeypatch, tmp_path) -> None:
+    from pipeline.run.batch import run_batch
+    from pipeline.settings import Settings
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for n in range(3):
+        (src / f"a{n}.txt").write_text(f"Google used {n + 2} TPU chips.\n", encoding="utf-8")
+    run_batch(src, tmp_path / "out", Settings())
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nc.toml").write_text("[tool.newsclaims]\nreport_page_articles = 1\n", encoding="utf-8")
+    code, text = _main(capsys, monkeypatch, "report", str(tmp_path / "out"), "--config", str(tmp_path / "nc.toml"))
+    lines = [x for x in text.splitlines() if x.strip()]
+    assert code == 0 and len(lines) == 1 and "report.html" in text and "3 report parts (report-pages/)" in text

@@ -34,3 +34,13 @@ def test_evolve_refuses_records_with_cached_properties():
     row = OfficialResults(None).results[0]
     with pytest.raises(TypeError, match="use dataclasses.replace"):
         evolve(row, minutes=1.0)
+
+
+def test_a_claim_record_has_the_fields_every_list_of_them_names():
+    from pipeline.records import CLAIM_FIELDS, CONTRACT_FIELDS, Claim
+    from pipeline.run.batch import CSV_COLUMNS
+
+    c = Claim(doc="a.txt", lang="en", sentence="s", start=0, end=1, text="1", kind="count", value=1, unit="count")
+    assert tuple(c.to_contract()) == CLAIM_FIELDS
+    assert set(CONTRACT_FIELDS) <= set(CLAIM_FIELDS)
+    assert [x for x in CSV_COLUMNS if not x.startswith("entity_")] == [f for f in CLAIM_FIELDS if f != "entities"]

@@ -14,7 +14,7 @@ from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, _match_form, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
-from pipeline.lang.loader import Language, load_language
+from pipeline.lang.loader import LANGUAGES, Language, load_language
 from pipeline.records import META_DATE_KEYS, Claim, Sentence, evolve
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -181,7 +181,7 @@ class SentenceExtractor:
     def blocked(self) -> Blocked:
         """The article's not-claim spans, found once a number or date needs them."""
         # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
-        return self.scan.blocked([load_language(c) for c in ("zh", "en")])
+        return self.scan.blocked([load_language(c) for c in LANGUAGES])
 
     def run(self) -> list[Claim]:
         s0, s1 = self.sent.start, self.sent.end
@@ -268,7 +268,7 @@ class SentenceExtractor:
 
     def _dates(self, body: str):
         found = []
-        codes = [self.lang.code] + [c for c in ("zh", "en") if c != self.lang.code]
+        codes = [self.lang.code] + [c for c in LANGUAGES if c != self.lang.code]
         for code in codes:
             lang = load_language(code)
             for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataFileError
+from pipeline.lang.loader import LANGUAGES
 from pipeline.lang.yamlio import read_yaml
 from pipeline.link.rules import Linking, _strs, parse_linking
 from pipeline.link.rules import by_lang as _by_lang
@@ -35,7 +36,7 @@ ENTITY_FILES: dict[str, str] = {
     "categories.yaml": "category",
 }
 KB_TYPES: tuple[str, ...] = (*ENTITY_TYPES, "category")
-LANGS = ("zh", "en")
+LANGS = LANGUAGES
 FILE_KEYS = {"source", "type", "entries"}
 COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_before", "veto_after",
                "generic", "family", "fuzzy", "note"}

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataFileError
+from pipeline.lang.loader import LANGUAGES
 from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
@@ -38,7 +39,7 @@ FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
 COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
 RELATIVE_WHICH = {"previous", "current"}
-LANGS = ("zh", "en")
+LANGS = LANGUAGES
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ lexicons' `scope` sections; the counted kinds from settings."""
 
 from __future__ import annotations
 
-from pipeline.lang.loader import load_language
+from pipeline.lang.loader import LANGUAGES, load_language
 from pipeline.link.kb import load_kb
 from pipeline.reconcile.context import cue_words, has_cue
 from pipeline.reconcile.verdicts import overlaps
@@ -12,7 +12,7 @@ from pipeline.records import Claim
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
-LANGS = ("zh", "en")
+LANGS = LANGUAGES
 
 
 def _markers(key: str) -> tuple[str, ...]:

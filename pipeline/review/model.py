@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.records import ENTITY_TYPES, KINDS
+from pipeline.records import CONTRACT_FIELDS, ENTITY_TYPES, KINDS
 from pipeline.review.vocab import (
     ATTRIBUTES,
     ENTITY_ATTRIBUTE,
@@ -26,10 +26,6 @@ from pipeline.review.vocab import (
 
 # the words of a problem that left a whole annotation out (exchange.ImportSummary.skipped counts them)
 NOT_IMPORTED = "was not imported"
-
-CONTRACT_FIELDS = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
-                   "of_total", "bound", "low", "high", "ratio_reading", "entities", "verdict", "official",
-                   "evidence", "explanation")
 
 
 @dataclass(frozen=True)

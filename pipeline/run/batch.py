@@ -36,7 +36,7 @@ from pipeline.fileio import (
 )
 from pipeline.ingest.read import ARTICLE_SUFFIXES, META_SUFFIX, OutsideLink, doc_id, find_articles, printable
 from pipeline.reconcile.conflicts import ConflictFinder
-from pipeline.records import ArticleError, ArticleResult
+from pipeline.records import CLAIM_FIELDS, ENTITY_TYPES, ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
 from pipeline.run import current, outdir
 from pipeline.run.pool import run_jobs, uses_fork
@@ -45,11 +45,8 @@ from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
 OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl", "articles.jsonl")
-CSV_COLUMNS = ["id", "doc", "lang", "sentence", "start", "end", "text", "kind", "value", "unit", "counted",
-               "of_total", "bound", "low", "high", "ratio_reading", "reading_cue", "bound_cue", "entity_org",
-               "entity_accelerator", "entity_system", "entity_benchmark", "entity_round", "entity_framework",
-               "metric", "compared_to", "verdict", "official", "evidence", "explanation", "distortion", "frame",
-               "alternatives"]
+# claims.csv: the claim's fields in claims.jsonl's order, its entities one column per type
+CSV_COLUMNS = [c for f in CLAIM_FIELDS for c in ([f"entity_{t}" for t in ENTITY_TYPES] if f == "entities" else [f])]
 # Failures that say nothing lasting about the article (the machine was busy, memory ran out): they are
 # reported but not stored as parts, so the next run tries the article again.
 TRANSIENT = ("timeout", "crashed")
