@@ -33,6 +33,7 @@ class OfficialResult:
     # the result's folder in its round's results repository (the table's `source` column)
     source: str | None = None
     system_name: str | None = None
+    runs_required: int | None = None  # result logs the round's rules require for the benchmark
 
     @property
     def scored(self) -> bool:

@@ -8,16 +8,15 @@ frozen dataclass whose `evidence` lists the record ids (and statement URLs) it r
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from pipeline.errors import OfficialTableError
 from pipeline.official.answers import CountUnder, Leads, OfficialResult, Speedup, SystemSize
 from pipeline.official.statements import Statement, load_statements
-from pipeline.official.validate import REQUIRED, read_table
+from pipeline.official.validate import REQUIRED, read_rows
 
 # Shipped with the repository, next to the package (corpora/official).
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
@@ -28,7 +27,10 @@ STATEMENT_FILES = ("statements.csv", "vendor_statements.csv", "round_facts.csv",
 
 
 def _none(value: Any) -> Any:
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+    """A table cell as a value: an empty cell is None."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, str) and not value.strip():
         return None
     return value
 
@@ -36,7 +38,11 @@ def _none(value: Any) -> Any:
 def _to_result(row: dict[str, Any]) -> OfficialResult:
     def opt_int(v: Any) -> int | None:
         v = _none(v)
-        return None if v is None else int(v)
+        return None if v is None else int(float(v))
+
+    def opt_float(v: Any) -> float | None:
+        v = _none(v)
+        return None if v is None else float(v)
 
     return OfficialResult(
         record_id=str(row["record_id"]),
@@ -51,7 +57,7 @@ def _to_result(row: dict[str, Any]) -> OfficialResult:
         host_count=opt_int(row["host_count"]),
         framework=_none(row["framework"]),
         benchmark=str(row["benchmark"]),
-        minutes=None if _none(row["minutes"]) is None else float(row["minutes"]),
+        minutes=opt_float(row["minutes"]),
         runs_used=opt_int(row["runs_used"]) or 0,
         runs_total=opt_int(row["runs_total"]) or 0,
         scorer=str(row["scorer"]),
@@ -59,6 +65,7 @@ def _to_result(row: dict[str, Any]) -> OfficialResult:
         warning=str(_none(row["warning"]) or ""),
         source=_none(row.get("source")),
         system_name=_none(row.get("system_name")),
+        runs_required=opt_int(row.get("runs_required")),
     )
 
 
@@ -84,8 +91,7 @@ class OfficialResults:
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else DEFAULT_DIR
-        self.table = self._load(self.path)
-        self.results: tuple[OfficialResult, ...] = tuple(_to_result(r) for r in self.table.to_dict(orient="records"))
+        self.results: tuple[OfficialResult, ...] = tuple(_to_result(r) for r in self._load(self.path))
         folder = self.path if self.path.is_dir() else self.path.parent
         loaded: list[Statement] = []
         for name in STATEMENT_FILES:
@@ -99,7 +105,7 @@ class OfficialResults:
         self.statements: tuple[Statement, ...] = tuple(loaded)
 
     @staticmethod
-    def _load(path: Path) -> pd.DataFrame:
+    def _load(path: Path) -> list[dict[str, str]]:
         if path.is_dir():
             files = sorted(path.glob(TABLE_GLOB))
             if not files:
@@ -110,12 +116,12 @@ class OfficialResults:
             files = [path]
         else:
             raise OfficialTableError(f"{path}: no such official table or folder")
-        frames = [read_table(f, REQUIRED) for f in files]  # strict: file, line and column on any error
-        table = pd.concat(frames, ignore_index=True)
-        dupes = table["record_id"][table["record_id"].duplicated()]
-        if len(dupes):
-            raise OfficialTableError(f"{path}: record ids given twice: {sorted(set(dupes))[:5]}")
-        return table
+        rows = [row for f in files for row in read_rows(f, REQUIRED)]  # strict: file, line and column
+        counts = Counter(r["record_id"].strip() for r in rows)
+        dupes = sorted(rid for rid, n in counts.items() if n > 1)
+        if dupes:
+            raise OfficialTableError(f"{path}: record ids given twice: {dupes[:5]}")
+        return rows
 
     # -- selection ---------------------------------------------------------------------------------
     def select(

@@ -252,11 +252,10 @@ def run_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         counts = [c for c in ctx.siblings(claim) if c.end <= claim.start and c.counted == "benchmark"]
         rest = next((r for c in reversed(counts) if (r := _the_others(c, ctx, rnd))), None)
         listed = rest or ()
-    if rnd is None or not listed or "runs_required" not in ctx.official.table.columns:
+    if rnd is None or not listed:
         return None
-    table = ctx.official.table
-    rows = table[(table["round"] == rnd) & (table["benchmark"].isin(listed))]
-    required = sorted({int(v) for v in rows["runs_required"].dropna()})
+    required = sorted({r.runs_required for r in ctx.official.results
+                       if r.round == rnd and r.benchmark in listed and r.runs_required is not None})
     if len(required) != 1:
         return None
     n = required[0]
