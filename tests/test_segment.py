@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,37 @@ def test_an_unknown_segmenter_is_a_settings_error():
 
     with pytest.raises(ConfigError, match="segmenter must be one of lazy, spacy, jieba"):
         Settings().updated({"segmenter": "stanza"}, source="pyproject.toml")
+
+
+JIEBA_CUTS = """
+import json, sys
+from pathlib import Path
+import jieba
+from pipeline.segment.jieba_dict import prepare
+used = prepare(jieba.dt) if sys.argv[1] == "trie" else False
+jieba.load_userdict("pipeline/lang/zh/user_dict.txt")
+paths = sorted(Path("corpora/articles").rglob("*.txt"))
+texts = [p.read_text(encoding="utf-8") for p in paths if "/zh/" in p.as_posix()]
+print(json.dumps({"trie": used, "cuts": [list(jieba.cut(t)) for t in texts]}, ensure_ascii=False))
+"""
+
+
+def test_jiebas_dictionary_memory_mapped_cuts_every_text_the_same(tmp_path: Path):
+    import json
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # a fresh cache folder: the first run writes the trie
+
+    def cuts(mode: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", JIEBA_CUTS, mode], capture_output=True, text=True, cwd=repo,
+                              env=env, timeout=300, check=True)
+        return json.loads(done.stdout)
+
+    first, mapped, plain = cuts("trie"), cuts("trie"), cuts("dict")
+    assert (first["trie"], mapped["trie"]) == (False, True)  # written once, then mapped
+    assert mapped["cuts"] == plain["cuts"] == first["cuts"] and plain["cuts"]
+    trie = next(tmp_path.glob("newsclaims-jieba-*.marisa"))
+    trie.write_bytes(b"not a trie")  # a damaged file: jieba's own way again, and the same cuts
+    assert cuts("trie")["cuts"] == plain["cuts"]

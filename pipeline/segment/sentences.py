@@ -71,7 +71,10 @@ def sentence_lang(text: str) -> str:
 def _jieba_ready() -> bool:
     import jieba
 
+    from pipeline.segment.jieba_dict import prepare
+
     jieba.setLogLevel(logging.WARNING)
+    prepare(jieba.dt)  # its dictionary memory-mapped, not unmarshalled (1 s of every start-up)
     jieba.load_userdict(str(LANG_DIR / "zh" / "user_dict.txt"))
     return True
 
