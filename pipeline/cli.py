@@ -102,6 +102,7 @@ def run(
     follow_symlinks: Annotated[bool, typer.Option(
         "--follow-symlinks", help="Read file links whose target lies outside INPUT_DIR (off: listed in "
         "errors.jsonl, not read).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
     """Extract and check every numeric claim of the articles in INPUT_DIR."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -159,6 +160,10 @@ def run(
     except KeyboardInterrupt:
         # what was finished is stored: say so, and end with the shell's code for an interrupt
         _fail(f"interrupted; the articles finished so far are kept in {out}, and a rerun resumes from them", 130)
+    if as_json:
+        print(json.dumps({"articles": summary.articles, "unchanged": summary.reused, "processed": summary.processed,
+                          "claims": summary.claims, "errors": summary.errors, "timeouts": summary.timeouts,
+                          "error_docs": summary.error_docs, "out": str(out)}, ensure_ascii=False, indent=1))
     console.print(f"{_n(summary.articles, 'article')} ({summary.reused} unchanged since the last run), "
                   f"{_n(summary.claims, 'claim')}, {_n(summary.errors, 'error')} -> {escape(str(out))}",
                   highlight=False)
@@ -190,11 +195,15 @@ def report(
         Path | None, typer.Option("--input", metavar="DIR", help="The articles' folder (default: from run.json).")
     ] = None,
     config: ConfigOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="List the files written as JSON, for scripts.")] = False,
 ) -> None:
     """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
     from pipeline.report.cli import report_command
 
     written = report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles)
+    if as_json:
+        print(json.dumps({"written": [str(p) for p in written]}, ensure_ascii=False, indent=1))
+        return
     top = [p.name for p in written if p.parent == run_dir]
     parts = [p for p in written if p.parent != run_dir and p.suffix == ".html"]
     said = ", ".join(top) + (f" and {_n(len(parts), 'report part')} (report-pages/)" if parts else "")

@@ -158,3 +158,14 @@ def test_report_says_what_it_wrote_in_one_line(capsys, monkeypatch, tmp_path) ->
     code, text = _main(capsys, monkeypatch, "report", str(tmp_path / "out"), "--config", str(tmp_path / "nc.toml"))
     lines = [x for x in text.splitlines() if x.strip()]
     assert code == 0 and len(lines) == 1 and "report.html" in text and "3 report parts (report-pages/)" in text
+
+
+def test_run_json_is_the_summary_for_scripts(capsys, monkeypatch, tmp_path) -> None:
+    import json
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.txt").write_text("Google used 4096 TPU v3 chips.\n", encoding="utf-8")
+    code, text = _main(capsys, monkeypatch, "run", str(src), "--out", str(tmp_path / "out"), "-q", "--json")
+    body = json.loads(text[text.index("{"):text.index("}") + 1])
+    assert code == 0 and body["articles"] == 1 and body["claims"] == 1 and body["errors"] == 0
