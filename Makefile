@@ -33,4 +33,5 @@ test-quick: $(BIN)/.installed
 	$(BIN)/python -m pytest
 
 lint: $(BIN)/.installed
-	$(BIN)/ruff check pipeline tests
+	$(BIN)/ruff check pipeline tests benchmarks docs
+	$(BIN)/python -m mypy pipeline

@@ -7,7 +7,7 @@ import os
 import sys
 import tomllib
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -28,15 +28,16 @@ def _plain_help() -> None:
         name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
         return name + ("..." if self.nargs != 1 and not name.endswith("...") else "")
 
-    def option_type(self: core.TyperOption, ctx: object) -> str | None:
+    def option_type(self: core.TyperOption, ctx: Any) -> str | None:
         if self.is_flag:
             return None
         return self.metavar if self.metavar is not None else core._TyperParameter.display_type_rich(self, ctx)
 
     if hasattr(core.TyperArgument, "_usage_display_name"):
-        core.TyperArgument._usage_display_name = usage_name
-        core.TyperArgument.display_type_rich = lambda self, ctx: None
-        core.TyperOption.display_type_rich = option_type
+        # setattr: replacing methods on purpose (a type checker would refuse the assignment)
+        setattr(core.TyperArgument, "_usage_display_name", usage_name)  # noqa: B010
+        setattr(core.TyperArgument, "display_type_rich", lambda self, ctx: None)  # noqa: B010
+        setattr(core.TyperOption, "display_type_rich", option_type)  # noqa: B010
 
 
 _plain_help()
@@ -436,9 +437,9 @@ def evaluate(
                       f"{shown(flags['false_alarm_rate'])}, discrepancy recall {shown(flags['discrepancy_recall'])}",
                       highlight=False)
     for m in rep.misses[:misses]:
-        gold, pred = _claim_said(m.get("gold")), _claim_said(m.get("pred"))
-        out_console.print(f"[yellow]{m['type']:6}[/yellow] {escape(str(m['doc']))}: gold {escape(gold)}; "
-                          f"newsclaims {escape(pred)}", markup=True, highlight=False)
+        gold_said, pred_said = _claim_said(m.get("gold")), _claim_said(m.get("pred"))
+        out_console.print(f"[yellow]{m['type']:6}[/yellow] {escape(str(m['doc']))}: gold {escape(gold_said)}; "
+                          f"newsclaims {escape(pred_said)}", markup=True, highlight=False)
 
 
 def _claim_said(c: dict | None) -> str:

@@ -162,6 +162,13 @@ class Claim:
     alternatives: tuple[dict[str, Any], ...] = ()
 
     @property
+    def number(self) -> float:
+        """The value as a number; a ValueError for a date (the resolvers' callers catch it)."""
+        if isinstance(self.value, (int, float)):
+            return float(self.value)
+        raise ValueError(f"claim {self.text!r} has no numeric value ({self.value!r})")
+
+    @property
     def id(self) -> str:
         """Content hash: stable across reruns as long as the article text and the reading agree."""
         key = f"{self.doc}\x1f{self.start}\x1f{self.end}\x1f{self.text}\x1f{self.kind}"

@@ -52,6 +52,7 @@ class Settings:
         """Settings from the `[tool.newsclaims]` table of a TOML file.  A file without that table is an
         error when `required` (a --config file that is not ours), else the defaults (a project's own
         pyproject.toml that does not configure newsclaims)."""
+        data: Any
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

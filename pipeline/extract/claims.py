@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from pipeline.extract.dates import date_patterns, find_dates
+from pipeline.extract.dates import DateMatch, date_patterns, find_dates
 from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, _match_form, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
@@ -266,8 +266,8 @@ class SentenceExtractor:
             claim = evolve(claim, ratio_reading=prev.ratio_reading, reading_cue=prev.reading_cue)
         return claim
 
-    def _dates(self, body: str):
-        found = []
+    def _dates(self, body: str) -> list[DateMatch]:
+        found: list[DateMatch] = []
         codes = [self.lang.code] + [c for c in LANGUAGES if c != self.lang.code]
         for code in codes:
             lang = load_language(code)

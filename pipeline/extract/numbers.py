@@ -246,7 +246,7 @@ def _cjk(text: str, offset: int, lang: Language, taken: list[tuple[int, int]]) -
 
 
 def _vague(text: str, offset: int, lang: Language) -> list[Num]:
-    out = []
+    out: list[Num] = []
     forms = cached(lang, "vague_forms", lambda: _longest(lang.vague))
     if not forms:
         return out
@@ -459,7 +459,7 @@ def _indefinite_and_half(text: str, offset: int, lang: Language) -> list[Num]:
 
 def _vague_counted(text: str, offset: int, lang: Language) -> list[Num]:
     """数 / 几 straight before a classifier or unit: 几个月, 数家 (two to nine)."""
-    out = []
+    out: list[Num] = []
     if not lang.vague_prefixes:
         return out
     heads = cached(lang, "vague_heads",

@@ -82,7 +82,8 @@ def _walk(root: str, skip: set[str], onerror) -> Iterator[tuple[str, list[str]]]
         except OSError as exc:
             onerror(exc)
             continue
-        dirs, files = [], []
+        dirs: list[str] = []
+        files: list[str] = []
         for e in entries:
             try:
                 is_dir = e.is_dir(follow_symlinks=False)

@@ -405,8 +405,9 @@ class _Article:
         described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
                         for m in pool)
         values = infer.remap_description(self.kb, values, described)
-        if "accelerator" not in ignore and not values.get("accelerator") and values.get("org"):
-            chip = self._org_chip(values["org"], values.get("round"))
+        org = values.get("org")
+        if "accelerator" not in ignore and not values.get("accelerator") and org:
+            chip = self._org_chip(org, values.get("round"))
             if chip:
                 values["accelerator"] = chip
                 levels["accelerator"] = INFERRED
@@ -509,7 +510,7 @@ class _Article:
             # ("本轮结果距去年12月首轮公布仅七个月，共有五家机构提交成绩": 首轮 or 本轮)
             borrowed = level == 1
             rivals = tuple(dict.fromkeys(
-                m.id for m in by_type.get(t, ()) if m.id != values.get(t)
+                m.id for m in by_type.get(t, ()) if m.id and m.id != values.get(t)
                 and (st.in_region(m) is None) == (region is None) and not st.contrasted(m, claim)
                 and (borrowed or not st.foreign(m, claim))
                 and (t not in PAIRED_TYPES or st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end)))))

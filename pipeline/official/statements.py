@@ -36,6 +36,13 @@ class Statement:
     source_date: str | None
     note: str
 
+    @property
+    def number(self) -> float:
+        """The value as a number; a ValueError for a date or a statement without a figure."""
+        if isinstance(self.value, (int, float)):
+            return float(self.value)
+        raise ValueError(f"statement {self.id} states no number ({self.value!r})")
+
     def entity_values(self, key: str) -> tuple[str, ...]:
         return self._entity_map.get(key, ())
 

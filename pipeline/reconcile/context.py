@@ -363,7 +363,7 @@ def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
                 alternatives=alternatives)
 
 
-def fastest_known(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str,
+def fastest_known(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str | None,
                   chips: int | None = None) -> bool:
     """Whether the fastest time of `fastest_time` is sure: no result that could be faster lacks a score
     (its logs missing), unless its maker published the time."""
@@ -377,7 +377,7 @@ def fastest_known(ctx: ArticleContext, org: str | None, acc: str | None, bench: 
     return chips is None and all(r.org in published for r in unscored)
 
 
-def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str,
+def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: str, rnd: str | None,
                  chips: int | None = None) -> tuple[float, str] | None:
     """An org's (anyone's, for None) fastest time on a benchmark in a round (on systems of `chips`, if
     given): its best scored result, or the time it published for a result whose logs are missing,

@@ -11,6 +11,8 @@ from its official table.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pipeline.lang.loader import load_language
 from pipeline.official.query import SINGLE_NODE_ACCELERATORS
 from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, names, round_name, round_of
@@ -38,7 +40,7 @@ def counted_metric(claim: Claim, ctx: ArticleContext) -> Claim:
 
 def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa: C901 - one cue list
     org = claim.entities.org or claim.entities.accelerator or claim.entities.system
-    near = {"others": tuple(ctx.siblings(claim))}  # its clause, and clauses that make no claim of their own
+    near: dict[str, Any] = {"others": tuple(ctx.siblings(claim))}  # its clause, and clauses with no claim
     if claim.metric == "models_count":
         if _areas(claim) and _limit(claim, ctx) is None:
             return "suite_count", CLAUSE
@@ -253,7 +255,7 @@ def _nodes(claim: Claim, ctx: ArticleContext, org: str | None, product, rnd: str
             if r.accelerator_count and r.accelerator_count % per_node == 0]
     if not rows:
         return None
-    nodes = sorted({r.accelerator_count // per_node for r in rows})
+    nodes = sorted({r.accelerator_count // per_node for r in rows if r.accelerator_count})
     target = float(claim.value) if isinstance(claim.value, (int, float)) else nodes[-1]
     pick = min(nodes, key=lambda n: abs(n - target))
     on = f" on {ctx.name('benchmark', claim.entities.benchmark)}" if claim.entities.benchmark else ""

@@ -123,7 +123,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     scope = out_of_scope(seg, claims, settings)
     mentions = _mentions(seg, kb)
     named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
-                    if m.type == "round" and m.how in SPECIFIC]
+                    if m.type == "round" and m.how in SPECIFIC and m.id]
     rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
     claims = _earlier_round_for_from_side(claims, rnd, kb, mentions)
     named: dict[int, dict[str, tuple[str, ...]]] = {}
@@ -132,12 +132,13 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
             named.setdefault(i, {}).setdefault(m.type, ())
             if m.id not in named[i][m.type]:
                 named[i][m.type] += (m.id,)  # type: ignore[operator]
-    bench = {i: tuple((m.start, m.id) for m in ms if m.type == "benchmark") for i, ms in mentions.items()}
+    bench = {i: tuple((m.start, m.id) for m in ms if m.type == "benchmark" and m.id) for i, ms in mentions.items()}
     bench = {i: b for i, b in bench.items() if b}
     ctx = ArticleContext(claims, rnd, kb, official,
                          {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in bench.items()},
                          bench, named, {s.index: s.paragraph for s in seg.sentences}, certain,
-                         {i: tuple((m.start, m.id) for m in ms if m.type == "round") for i, ms in mentions.items()})
+                         {i: tuple((m.start, m.id) for m in ms if m.type == "round" and m.id)
+                          for i, ms in mentions.items()})
     done: dict[int, Claim] = {}
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
@@ -216,6 +217,13 @@ def _judge(claim: Claim, fact: Fact) -> Judgement:
                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim), emphatic=emphatic)
 
 
+def _figure(c: Claim) -> float:
+    """The official figure a claim was checked against, as a number (the caller chose numeric ones)."""
+    if isinstance(c.official, (int, float)):
+        return float(c.official)
+    raise ValueError(f"claim {c.text!r} has no numeric official figure")
+
+
 def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
     """"went from 0.85 minutes to 0.26 minutes, more than three times faster": the ratio of the two
     official times the sentence's own figures were checked against."""
@@ -224,17 +232,17 @@ def _ratio_of_stated_times(claim: Claim, claims: list[Claim]) -> Claim:
     if len(times) != 2 or times[0].official == times[1].official:
         return claim  # two figures checked against one result are not two times
     before, after = times
-    if claim.metric == "speedup" and float(before.official) < float(after.official):
+    if claim.metric == "speedup" and _figure(before) < _figure(after):
         # "A takes 49 minutes, B about 166, A is 2.4x faster": a speedup is the longer time over the shorter,
         # whichever the sentence gives first
         before, after = after, before
-    ratio = float(before.official) / float(after.official)
+    ratio = _figure(before) / _figure(after)
     if isinstance(claim.value, (int, float)) and 0 < claim.value < 1 and ratio > 1:
         # "缩短为原来的十三分之一": a share of the longer time, the shorter over the longer
         before, after, ratio = after, before, 1 / ratio
     fact = Fact(round(ratio, 4), ratio, ratio, tuple(before.evidence) + tuple(after.evidence),
                 f"the two times of the sentence, '{before.text}' and '{after.text}'",
-                derivation=f"{float(before.official):.1f} s / {float(after.official):.1f} s = {ratio:.2f}x")
+                derivation=f"{_figure(before):.1f} s / {_figure(after):.1f} s = {ratio:.2f}x")
     j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading)
     return evolve(claim, verdict=j.verdict, official=fact.value, evidence=fact.evidence, explanation=j.explanation,
                    distortion=j.distortion)

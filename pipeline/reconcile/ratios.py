@@ -257,9 +257,11 @@ def _best_speedup(ctx: ArticleContext, org, sub: dict, base: dict, chips: set[in
     benchmarks (the fairest like-for-like comparison)."""
     org_b = base.get("org") or org
     sizes_a = {r.accelerator_count for r in ctx.official.select(who=org, accelerator=sub["accelerator"],
-                                                                round=sub["round"]) if r.scored}
+                                                                round=sub["round"])
+               if r.scored and r.accelerator_count is not None}
     sizes_b = {r.accelerator_count for r in ctx.official.select(who=org_b, accelerator=base["accelerator"],
-                                                                round=base["round"]) if r.scored}
+                                                                round=base["round"])
+               if r.scored and r.accelerator_count is not None}
     common = sorted((chips & sizes_a & sizes_b) or (sizes_a & sizes_b))
     best = None
     for scale in common:
@@ -286,7 +288,7 @@ def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
     # time between ("五年之后")
     old = next((c for c in reversed(ctx.earlier(claim) + ctx.siblings(claim)) if c.kind == "duration"
                 and c.start < claim.start and isinstance(c.value, (int, float))
-                and 86400 <= float(c.value) < 365 * 86400), None)
+                and 86400 <= c.number < 365 * 86400), None)
     rnd = round_of(claim, ctx)
     if old is None or rnd is None:
         return None
@@ -297,8 +299,8 @@ def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
     for r in rows:
         fastest[r.benchmark] = min(fastest.get(r.benchmark, math.inf), r.seconds or math.inf)
     t_min, t_max = min(fastest.values()), max(fastest.values())
-    old_lo = old.low if old.low is not None else float(old.value)
-    old_hi = old.high if old.high is not None else float(old.value)
+    old_lo = old.low if old.low is not None else old.number
+    old_hi = old.high if old.high is not None else old.number
     lo, hi = old_lo / t_max, old_hi / t_min
     deriv = (f"{old.text} = {old_lo / 86400:.0f}-{old_hi / 86400:.0f} days vs this round's fastest times "
              f"{t_min:.1f}-{t_max:.1f} s: {lo:.3g}-{hi:.3g}x = 10^{math.log10(lo):.2f}-10^{math.log10(hi):.2f}")
@@ -319,7 +321,7 @@ def per_chip_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
         if not st:
             return None
         peaks.append(st[0])
-    ratio = float(peaks[0].value) / float(peaks[1].value)
+    ratio = peaks[0].number / peaks[1].number
     return Fact(ratio, ratio, ratio, peaks[0].evidence + peaks[1].evidence, "per-chip peak compute",
-                derivation=f"{float(peaks[0].value) / 1e12:.0f} / {float(peaks[1].value) / 1e12:.0f} TFLOPS "
+                derivation=f"{peaks[0].number / 1e12:.0f} / {peaks[1].number / 1e12:.0f} TFLOPS "
                            f"= {ratio:.3g}x")

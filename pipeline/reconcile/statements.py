@@ -42,6 +42,8 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
     if best is None or score <= 0:
         return None
     v = best.value
+    if v is None:
+        return None  # a statement without a figure (who backed MLPerf) decides no number
     if not isinstance(v, (int, float)):
         return Fact(v, None, None, best.evidence, best.text, source="statement")
     bound = _note_value(best.note, "bound")
@@ -66,18 +68,18 @@ def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     same = [s for s in ctx.official.statements_of("records_claimed") if org in s.entity_values("org")
             and rnd in s.entity_values("round") and isinstance(s.value, (int, float)) and _at_scale(s, scale)]
     if isinstance(claim.value, (int, float)):
-        exact = next((s for s in same if abs(float(s.value) - float(claim.value)) < 0.5), None)  # type: ignore[arg-type]
+        exact = next((s for s in same if abs(s.number - claim.number) < 0.5), None)
         if exact is not None:
-            return Fact(float(exact.value), float(exact.value), float(exact.value), exact.evidence, exact.text,  # type: ignore[arg-type]
+            return Fact(exact.number, exact.number, exact.number, exact.evidence, exact.text,
                         source="statement")
         scales = {_scale_of(s): s for s in same if _scale_of(s) in ("at_scale", "per_chip")}
         if len(scales) == 2:
             parts = list(scales.values())
-            total = sum(float(s.value) for s in parts)  # type: ignore[arg-type]
-            if abs(total - float(claim.value)) < 0.5:
+            total = sum(s.number for s in parts)
+            if abs(total - claim.number) < 0.5:
                 return Fact(total, total, total, tuple(s.source_url for s in parts),
                             f"{ctx.name('org', org)}'s records at scale and per chip", source="statement",
-                            derivation=" + ".join(f"{float(s.value):g} ({s.id})" for s in parts))  # type: ignore[arg-type]
+                            derivation=" + ".join(f"{s.number:g} ({s.id})" for s in parts))
     return statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"),
                           scale=scale)
 
@@ -90,13 +92,13 @@ def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
     acc = claim.entities.accelerator
     per_chip = max((s for s in ctx.official.statements if s.metric == "per_chip_peak_compute"
                     and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float))),
-                   key=lambda s: float(s.value), default=None)
+                   key=lambda s: s.number, default=None)
     stated_chips = sentence_chips(claim, ctx)
     if per_chip is not None and len(stated_chips) == 1 and not _known_size(ctx, acc, next(iter(stated_chips))):
-        chips = next(iter(stated_chips))
-        total = chips * float(per_chip.value)  # type: ignore[arg-type]
-        deriv = f"{chips} chips x {float(per_chip.value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"  # type: ignore[arg-type]
-        return Fact(total, total, total, per_chip.evidence, f"peak of {chips} {ctx.name('accelerator', acc)} chips",
+        stated = next(iter(stated_chips))
+        total = stated * per_chip.number
+        deriv = f"{stated} chips x {per_chip.number / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"
+        return Fact(total, total, total, per_chip.evidence, f"peak of {stated} {ctx.name('accelerator', acc)} chips",
                     derivation=deriv)
     fact = statement_fact(claim, ctx, "peak_compute", ("org", "accelerator", "round"))
     chips = system_chips(ctx, claim.entities.system, rnd)
@@ -104,8 +106,8 @@ def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
         largest = ctx.official.largest_system(acc, rnd, claim.entities.org)
         chips = largest.accelerator_count if largest else None
     if chips and per_chip is not None:
-        total = chips * float(per_chip.value)  # type: ignore[arg-type]
-        deriv = f"{chips} chips x {float(per_chip.value) / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"  # type: ignore[arg-type]
+        total = chips * per_chip.number
+        deriv = f"{chips} chips x {per_chip.number / 1e12:.0f} TFLOPS = {total / 1e15:.0f} PFLOPS"
         if fact is None:
             return Fact(total, total, total, per_chip.evidence, f"peak of {chips} {acc} chips", derivation=deriv)
         return replace(fact, derivation=deriv)
@@ -133,7 +135,7 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     named_round = (claim.support or {}).get("round", (9,))[0] == 0
     rank = {"results": 0, "launch": 1, "founding": 2}
     order = sorted((ev for ev, d in near.items() if d is not None),
-                   key=lambda ev: (not (named_round and ev == "results"), near[ev], rank[ev]))  # type: ignore[arg-type]
+                   key=lambda ev: (not (named_round and ev == "results"), near[ev], rank[ev]))
     statements = sorted((s for s in ctx.official.statements if DATE_EVENTS.get(s.metric) in order),
                         key=lambda s: order.index(DATE_EVENTS[s.metric]))
     for s in statements:
@@ -153,6 +155,8 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = claim.entities.round
     entry = ctx.kb.get("round", rnd) if rnd else None
     when = entry.attr("date") if entry else None
+    if rnd is None:
+        return None
     if when and has_cue(claim, "results"):
         return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
     if when and str(when)[:7] == claim.value[:7]:
@@ -168,7 +172,7 @@ def pod_chips(claim: Claim, ctx: ArticleContext) -> Fact | None:
         acc = entry.attr("accelerator") if entry is not None else None
     for s in ctx.official.statements:
         if s.metric == "pod_chips" and acc in s.entity_values("accelerator") and isinstance(s.value, (int, float)):
-            v = float(s.value)
+            v = s.number
             return Fact(v, v, v, s.evidence, s.text, source="statement")
     return None
 
@@ -178,17 +182,17 @@ def pod_share(claim: Claim, ctx: ArticleContext) -> Fact | None:
     gives, over the chips of one pod of that accelerator."""
     pod = pod_chips(claim, ctx)
     chips = sentence_chips(claim, ctx) or {
-        int(c.value) for c in ctx.claims  # type: ignore[arg-type]
+        int(c.value) for c in ctx.claims
         if c.sentence_index == claim.sentence_index - 1 and c.metric in ("chip_count", "gpu_count")
         and c.bound == "exact" and isinstance(c.value, (int, float))
         and c.entities.accelerator in (None, claim.entities.accelerator)}
     if pod is None or len(chips) != 1 or not pod.value:
         return None
     n = next(iter(chips))
-    share = 100.0 * n / float(pod.value)  # type: ignore[arg-type]
+    share = 100.0 * n / pod.number
     acc = ctx.name("accelerator", claim.entities.accelerator) if claim.entities.accelerator else "its chip"
-    return Fact(round(share, 2), share, share, pod.evidence, f"{n} chips of a {float(pod.value):g}-chip {acc} pod",
-                derivation=f"{n} / {float(pod.value):g} = {share:.1f} %")  # type: ignore[arg-type]
+    return Fact(round(share, 2), share, share, pod.evidence, f"{n} chips of a {pod.number:g}-chip {acc} pod",
+                derivation=f"{n} / {pod.number:g} = {share:.1f} %")
 
 
 STATED = "stated:"  # a reading's metric that names one statement: "stated:<statement id>"
@@ -324,7 +328,7 @@ def stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
     st = next((s for s in ctx.official.statements if s.id == sid), None)
     if st is None or not isinstance(st.value, (int, float)):
         return None
-    v = float(st.value)
+    v = st.number
     bound = _note_value(st.note, "bound")
     lo, hi = stated_interval(v, bound)
     # a claim repeats the one figure stated: "up to X" must be X

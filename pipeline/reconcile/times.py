@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from typing import cast
 
 from pipeline.official.answers import OfficialResult
 from pipeline.reconcile.context import (
@@ -32,7 +33,7 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None  # a year is no training time of this benchmark: the sentence is about something else
     benches = (e.benchmark,) if e.benchmark else ctx.benchmarks_in_sentence.get(claim.sentence_index, ())
     explicit = sentence_chips(claim, ctx)
-    chips = explicit or ({system_chips(ctx, e.system, rnd)} - {None})
+    chips: set[int] = explicit or {n for n in (system_chips(ctx, e.system, rnd),) if n is not None}
     if e.benchmark:
         # one machine of a product ("单台DGX-2H", "On one DGX A100 with eight GPUs"): no larger cluster of it
         strict = bool(chips) and _single_machine(claim, ctx)
@@ -156,6 +157,8 @@ def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fac
         if (claim.entities.system and st.entity_values("system") and claim.entities.system not in st.entity_values(
                 "system") and chips is not None and chips <= 16):
             continue
+        if st.value is None:
+            continue
         v = float(st.value)  # seconds, published to two decimals of a minute
         return Fact(v, v - 0.3, v + 0.3, st.evidence, st.text, source="statement")
     return None
@@ -215,16 +218,16 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = ctx.round or round_of(claim, ctx)
     entry = ctx.kb.get("round", rnd) if rnd else None
     end = _date_range(str(entry.attr("date"))) if entry and entry.attr("date") else None
-    if end is None:
+    if end is None or entry is None or rnd is None:
         return None
-    start, label, evidence = None, "", ()
+    start, label, evidence = None, "", cast(tuple[str, ...], ())
     near = [c for c in ctx.claims if c.kind == "date" and isinstance(c.value, str) and not c.value.startswith("--")
             and claim.sentence_index - 2 <= c.sentence_index <= claim.sentence_index and c.start < claim.start]
     # The end point is this round's results: a span that ends at another event ("six weeks after launch
     # it reached Google Cloud") is not decided by the results.
     if near and not has_cue(claim, "launch"):
         d = near[-1]
-        start, label, evidence = _date_range(d.value), f"from '{d.text}'", (d.id,)
+        start, label, evidence = _date_range(str(d.value)), f"from '{d.text}'", (d.id,)
     elif has_cue(claim, "launch") and (has_cue(claim, "results") or has_cue(claim, "mlperf")):
         for s in ctx.official.statements:
             if claim.entities.system and claim.entities.system not in s.entity_values("system"):

@@ -44,6 +44,13 @@ class Fact:
     complete: bool = True
     source: str = "table"  # table (computed from the result logs) or statement (a sourced statement's words)
 
+    @property
+    def number(self) -> float:
+        """The figure as a number; a ValueError for a date."""
+        if isinstance(self.value, (int, float)):
+            return float(self.value)
+        raise ValueError(f"the figure of {self.label!r} is not a number ({self.value!r})")
+
 
 @dataclass(frozen=True)
 class Judgement:
@@ -133,6 +140,8 @@ def _judge_date(claimed: str, official: str, shown: str) -> Judgement:
     California on the 29th are the 30th in Beijing)."""
     if claimed == official[: len(claimed)] or official == claimed[: len(official)]:
         return Judgement("supported", f"It matches: {shown}.")
+    a: dt.date | None
+    b: dt.date | None
     try:
         a, b = dt.date.fromisoformat(claimed), dt.date.fromisoformat(official[:10])
     except ValueError:

@@ -66,10 +66,10 @@ def context_before(text: str, at: int, limit: int = CONTEXT_CHARS) -> str:
             return text[j:at].lstrip()
     # after a space where there is one (so "Nvidia's" stays whole), else between characters no word spans
     reach = lo + 3 * (at - lo) // 4  # a cut past this keeps too little: a "word" that long is no word
-    j = next((k for k in range(lo, reach) if text[k - 1].isspace()), None)
-    if j is None:
-        j = next((k for k in range(lo, reach) if _can_cut(text, k)), lo)
-    return "…" + text[j:at].lstrip()
+    cut = next((k for k in range(lo, reach) if text[k - 1].isspace()), None)
+    if cut is None:
+        cut = next((k for k in range(lo, reach) if _can_cut(text, k)), lo)
+    return "…" + text[cut:at].lstrip()
 
 
 def context_after(text: str, at: int, limit: int = CONTEXT_CHARS) -> str:
@@ -83,10 +83,10 @@ def context_after(text: str, at: int, limit: int = CONTEXT_CHARS) -> str:
         if text[j - 1] in ends or text[j - 1] == "\n":
             return text[at:j].rstrip()
     reach = hi - 3 * (hi - at) // 4
-    j = next((k for k in range(hi, reach, -1) if text[k].isspace()), None)
-    if j is None:
-        j = next((k for k in range(hi, reach, -1) if _can_cut(text, k)), hi)
-    return text[at:j].rstrip() + "…"
+    cut = next((k for k in range(hi, reach, -1) if text[k].isspace()), None)
+    if cut is None:
+        cut = next((k for k in range(hi, reach, -1) if _can_cut(text, k)), hi)
+    return text[at:cut].rstrip() + "…"
 
 
 @dataclass

@@ -380,7 +380,7 @@ def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
             csv_out.write(lines["csv"].encode("utf-8"))
             summary.claims += len(rows)
             # one line per article: what dated it ("last December", the round), and how many claims it gave
-            dated = part.get("dated") if isinstance(part.get("dated"), dict) else {}
+            dated: dict = part["dated"] if isinstance(part.get("dated"), dict) else {}
             articles.write(jsonl_bytes([{"doc": part["doc"], "lang": part.get("lang"), "claims": len(rows),
                                          "error": bool(part.get("error")), "date": dated.get("date"),
                                          "date_source": dated.get("source"), "date_line": dated.get("line"),
