@@ -6,7 +6,9 @@ Each error carries the exit code the command line ends with (the README's table)
     1  no article at all could be read; an import that left annotations out
     2  a usage error: an option, setting, config file, input or output folder, official table
     3  an output cannot be written: OUT_DIR or annotations/ read-only, the disk full, permission denied
-    4  a file given to a command is not what it should be (a truncated, binary or malformed review export)
+    4  a file given to a command is not what it should be (a truncated, binary or malformed review export,
+       a damaged claims.jsonl or gold file)
+    5  the worker processes could not start (memory, a broken environment): nothing was checked
     130  interrupted (Ctrl-C); a rerun resumes
 """
 
@@ -86,6 +88,27 @@ class ReviewFileError(ReviewError):
 
     code = "E411"
     exit_code = 4
+
+
+class GoldPathError(ReviewError, ValueError):
+    """A document path that would lead outside the gold folder (or is no path): never written."""
+
+    code = "E412"
+
+
+class CorruptFileError(NewsclaimsError, ValueError):
+    """A JSON-lines file newsclaims reads (claims.jsonl, conflicts.jsonl, a gold file) is damaged: names the
+    file and line."""
+
+    code = "E430"
+    exit_code = 4
+
+
+class WorkerStartError(NewsclaimsError, RuntimeError):
+    """The processes that check articles could not start: out of memory, or a broken installation."""
+
+    code = "E600"
+    exit_code = 5
 
 
 class ReportError(NewsclaimsError):

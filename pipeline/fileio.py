@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pipeline.errors import WRITE_ERRNOS, OutputDirError, OutputWriteError
+from pipeline.errors import WRITE_ERRNOS, CorruptFileError, OutputDirError, OutputWriteError
 
 LOCK_NAME = ".lock"
 
@@ -185,5 +185,6 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
                 try:
                     rows.append(json.loads(line))
                 except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{n}: not a JSON line ({exc.msg})") from exc
+                    raise CorruptFileError(f"{path}:{n}: not a JSON line ({exc.msg}); the file is damaged: "
+                                           "write it again (rerun, or restore it)") from exc
     return rows

@@ -176,3 +176,22 @@ def test_a_truncated_or_binary_import_file_is_exit_4(tmp_path: Path, capsys, mon
     got, err = main(capsys, monkeypatch, "annotate", "import", str(path), "--to", str(tmp_path / "ann"))
     assert got == 4
     _one_line_error(err, code)
+
+
+@pytest.mark.parametrize("command", ["report", "evaluate", "annotate export"])
+def test_a_damaged_claims_file_is_named_with_its_line(articles: Path, tmp_path: Path, capsys, monkeypatch,
+                                                       command: str) -> None:
+    # (#19: errors coded in one place) a half-written or hand-edited claims.jsonl is exit 4, not a traceback
+    import re
+
+    out, gold = tmp_path / "out", tmp_path / "gold"
+    assert main(capsys, monkeypatch, "run", str(articles), "--out", str(out), "-q")[0] == 0
+    with (out / "claims.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"doc": "a.txt", "text": "23 sec\n')
+    gold.mkdir()
+    (gold / "a.txt.jsonl").write_text('{"doc": "a.txt", "start": 0, "end": 1, "text": "G", "kind": "count"}\n')
+    args = {"report": ["report", str(out)], "evaluate": ["evaluate", str(out), str(gold)],
+            "annotate export": ["annotate", "export", str(out), "--to", str(tmp_path / "tasks")]}[command]
+    code, err = main(capsys, monkeypatch, *args)
+    assert code == 4 and re.search(r"claims\.jsonl:\d+: not a JSON line", err), err
+    _one_line_error(err, "E430")

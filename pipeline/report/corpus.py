@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import CorruptFileError
 from pipeline.report.chart import ChartPoints
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER
 
@@ -33,7 +34,8 @@ def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
                 try:
                     row = json.loads(line)
                 except ValueError as exc:
-                    raise ValueError(f"{path}:{n}: not a JSON line ({exc})") from exc
+                    raise CorruptFileError(f"{path}:{n}: not a JSON line ({exc}); the file is damaged: "
+                                           "rerun newsclaims to write it again") from exc
                 yield n, offset, row
             offset += len(line)
 

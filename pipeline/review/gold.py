@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pipeline.errors import GoldPathError
 from pipeline.fileio import atomic_write_jsonl, read_jsonl
 from pipeline.review.model import Decision
 from pipeline.review.vocab import row_key, same_decision
@@ -50,10 +51,10 @@ def is_gold_file(path: Path) -> bool:
 def check_doc(doc: str) -> str:
     """A doc id is a relative '/'-separated path inside the folder: no '..', no absolute path."""
     if not isinstance(doc, str) or not doc or "\x00" in doc or "\\" in doc:
-        raise ValueError(f"not a document path: {doc!r}")
+        raise GoldPathError(f"not a document path: {doc!r}")
     p = PurePosixPath(doc)
     if p.is_absolute() or any(part in ("", ".", "..") for part in doc.split("/")):
-        raise ValueError(f"not a document path inside the folder: {doc!r}")
+        raise GoldPathError(f"not a document path inside the folder: {doc!r}")
     return doc
 
 
@@ -79,7 +80,7 @@ class GoldStore:
         check_doc(doc)
         path = (self.root / (doc + suffix)).resolve()
         if not path.is_relative_to(self.root):
-            raise ValueError(f"{doc!r} leads outside {self.root}")
+            raise GoldPathError(f"{doc!r} leads outside {self.root}")
         return path
 
     def _read(self, path: Path) -> list[dict[str, Any]]:

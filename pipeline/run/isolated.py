@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
+from pipeline.errors import WorkerStartError
 from pipeline.records import ArticleResult
 from pipeline.settings import Settings
 
@@ -65,16 +66,16 @@ class IsolatedRunner:
         _send(self.proc.stdin, ("warm", self.warm))
         if not self._readable(STARTUP_TIMEOUT):
             self.stop()
-            raise RuntimeError(f"the article process did not start within {STARTUP_TIMEOUT:g} s")
+            raise WorkerStartError(f"the article process did not start within {STARTUP_TIMEOUT:g} s")
         try:
             kind, detail = _recv(self.proc.stdout)
         except EOFError as exc:
             code = self.proc.wait(5)
             self.proc = None
-            raise RuntimeError(f"the article process died while starting (exit status {code})") from exc
+            raise WorkerStartError(f"the article process died while starting (exit status {code})") from exc
         if kind != "ready":
             self.stop()
-            raise RuntimeError(f"the article process could not load the pipeline: {detail}")
+            raise WorkerStartError(f"the article process could not load the pipeline: {detail}")
 
     def _readable(self, timeout: float) -> bool:
         assert self.proc is not None and self.proc.stdout is not None

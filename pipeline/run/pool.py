@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from pipeline.errors import WorkerStartError
 from pipeline.procs import context, uses_fork  # noqa: F401 - uses_fork is part of this module's API
 
 MAX_FAILED_STARTS = 3
@@ -168,7 +169,7 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
                     elif not was_ready:
                         failed_starts += 1
                         if failed_starts >= MAX_FAILED_STARTS:
-                            raise RuntimeError(f"worker processes die before they start ({_exit_reason(code)})")
+                            raise WorkerStartError(f"worker processes die before they start ({_exit_reason(code)})")
                     if pending and len(pool) < workers:
                         start()
             now = time.monotonic()
@@ -183,7 +184,7 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
                 else:
                     failed_starts += 1
                     if failed_starts >= MAX_FAILED_STARTS:
-                        raise RuntimeError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
+                        raise WorkerStartError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
                 if pending and len(pool) < workers:
                     start()
     finally:

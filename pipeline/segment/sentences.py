@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from pipeline.errors import ConfigError
 from pipeline.lang.loader import LANG_DIR, load_language
 from pipeline.records import Article, Sentence
 from pipeline.segment.jieba_doc import ZhText, zh_doc
@@ -227,7 +228,7 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
     through jieba directly with the same result (segmenter="jieba", see _tokens_and_sentences).  Text is
     read as Simplified Chinese when at least `traditional_threshold` of its ideographs are Traditional."""
     if segmenter not in SEGMENTERS:
-        raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
+        raise ConfigError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
     analysis, traditional = analysis_text(article.text, traditional_threshold)
     # A paragraph past max_paragraph_chars (a 100 MB single line) goes to spaCy in pieces of that size,
     # so time and memory grow linearly with the text.
