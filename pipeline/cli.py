@@ -109,7 +109,7 @@ def run(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from pipeline.ingest.read import ARTICLE_SUFFIXES
-    from pipeline.run.batch import run_batch
+    from pipeline.run.batch import report_run, run_batch
 
     if not input_dir.exists():
         _fail(f"{input_dir}: no such file or folder", 2)
@@ -138,26 +138,13 @@ def run(
 
             summary = run_batch(input_dir, out, settings, workers=workers, progress=progress, engine=engine,
                                 scheduler=scheduler)
-            from pipeline.report import write_reports
-            from pipeline.run import current
-
             # the report of a large corpus takes minutes: its parts count on a bar of their own
             report_task = bar.add_task("report", total=None)
 
             def report_progress(done: int, total: int, what: str) -> None:
                 bar.update(report_task, completed=done, total=total, description=what)
 
-            # the reports are made of the merged outputs, the articles (both in outputs_key) and these
-            key = current.make_key("report", summary.outputs_key, str(input_dir.resolve()), str(out.resolve()),
-                                   settings.official, settings.report_page_articles)
-            if summary.outputs_key and current.current(out, "report", key) is not None:
-                bar.update(report_task, completed=1, total=1, description="report already current")
-            else:
-                current.forget(out, "report")
-                written = write_reports(out, input_dir, per_page=settings.report_page_articles, workers=workers,
-                                        progress=report_progress, index=summary.index)
-                if summary.outputs_key:
-                    current.mark(out, "report", key, written)
+            report_run(out, input_dir, settings, summary, workers=workers, progress=report_progress)
     except KeyboardInterrupt:
         # what was finished is stored: say so, and end with the shell's code for an interrupt
         _fail(f"interrupted; the articles finished so far are kept in {out}, and a rerun resumes from them", 130)

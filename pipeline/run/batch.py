@@ -177,6 +177,29 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
             return summary
 
 
+def report_run(out_dir: Path, input_dir: Path, settings: Settings, summary: BatchSummary, workers: int = 1,
+               progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
+    """The run's reports (pipeline.report.write_reports), unless those already in OUT_DIR were made of
+    exactly these outputs, articles and settings and are untouched; the files written (none when current).
+    `newsclaims run` calls it after run_batch; a Python caller gets the same outputs by doing the same."""
+    from pipeline.report import write_reports
+
+    out_dir, input_dir = Path(out_dir), Path(input_dir)
+    # the reports are made of the merged outputs, the articles (both in outputs_key) and these
+    key = current.make_key("report", summary.outputs_key, str(input_dir.resolve()), str(out_dir.resolve()),
+                           settings.official, settings.report_page_articles)
+    if summary.outputs_key and current.current(out_dir, "report", key) is not None:
+        if progress:
+            progress(1, 1, "report already current")
+        return []
+    current.forget(out_dir, "report")
+    written = write_reports(out_dir, input_dir, per_page=settings.report_page_articles, workers=workers,
+                            progress=progress, index=summary.index)
+    if summary.outputs_key:
+        current.mark(out_dir, "report", key, written)
+    return written
+
+
 def write_run_info(out_dir: Path, input_dir: Path, settings: Settings, summary: BatchSummary) -> None:
     """OUT_DIR/run.json: what the run read, so reports, reviews and exports find the articles again
     (written by the library, so a run started from Python makes outputs every command can use)."""
