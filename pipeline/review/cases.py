@@ -25,7 +25,10 @@ import yaml
 from pipeline.fileio import atomic_write_text, read_jsonl
 from pipeline.review.gold import GoldStore
 
-CHECKED = ("kind", "value", "unit", "counted", "of_total", "bound", "ratio_reading")
+# what a case's claim may state; a written case compares the fields it gives (low/high only where given),
+# a case made from reviewed gold gives those of REVIEWED
+CHECKED = ("kind", "value", "unit", "counted", "of_total", "bound", "ratio_reading", "low", "high")
+REVIEWED = ("kind", "value", "unit", "counted", "of_total", "bound", "ratio_reading")
 
 
 def _case_claim(row: dict[str, Any], sentence: str, offset: int) -> dict[str, Any]:
@@ -35,7 +38,7 @@ def _case_claim(row: dict[str, Any], sentence: str, offset: int) -> dict[str, An
     out: dict[str, Any] = {"text": text}
     if occurrence > 1:
         out["occurrence"] = occurrence
-    for k in CHECKED:
+    for k in REVIEWED:
         v = row.get(k)
         if k in ("counted", "of_total", "ratio_reading") and v is None:
             continue
@@ -45,40 +48,56 @@ def _case_claim(row: dict[str, Any], sentence: str, offset: int) -> dict[str, An
     return out
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_value(a: Any, b: Any) -> bool:
+    """Two field values agree: numbers to floating-point noise, the rest exactly."""
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
     return a == b
 
 
-def check_case(case: dict[str, Any]) -> list[str]:
-    """What extract_text gets wrong for the case (empty: it passes), the way the case test judges it."""
+def _expected(exp: dict[str, Any]) -> dict[str, Any]:
+    want = {k: exp[k] for k in CHECKED if k in exp}
+    want.setdefault("bound", "exact")
+    want.setdefault("of_total", None)
+    if exp.get("kind") and exp["kind"] != "ratio":
+        want.setdefault("ratio_reading", None)
+    return want
+
+
+def _span(sentence: str, exp: dict[str, Any]) -> tuple[int, int]:
+    pos = -1
+    for _ in range(int(exp.get("occurrence", 1))):
+        pos = sentence.find(exp["text"], pos + 1)
+    if pos < 0:
+        raise ValueError(f"case error: {exp['text']!r} is not in the sentence")
+    return pos, pos + len(exp["text"])
+
+
+def check_case(case: dict[str, Any], got: list[dict[str, Any]] | None = None) -> list[str]:
+    """What the pipeline gets wrong for a case (empty: it passes): each expected claim must be found, with
+    the fields the case gives, and nothing else.  `got` is the claims of `extract_text(sentence)` (computed
+    when not given).  The one judge of the extraction specification (tests/test_extract_cases.py) and of
+    cases made from reviewed gold."""
     from pipeline.run.process import extract_text
 
     sentence = case["sentence"]
-    got = [c.to_contract() for c in extract_text(sentence)]
+    if got is None:
+        got = [c.to_contract() for c in extract_text(sentence)]
     used: set[int] = set()
     problems = []
-    for exp in case["claims"]:
-        pos = -1
-        for _ in range(int(exp.get("occurrence", 1))):
-            pos = sentence.find(exp["text"], pos + 1)
-        s, e = pos, pos + len(exp["text"])
-        want = {k: exp[k] for k in CHECKED if k in exp}
-        want.setdefault("bound", "exact")
-        want.setdefault("of_total", None)
-        if exp.get("kind") != "ratio":
-            want.setdefault("ratio_reading", None)
+    for exp in case.get("claims") or []:
+        s, e = _span(sentence, exp)
+        want = _expected(exp)
         cands = [i for i, g in enumerate(got) if i not in used and g["start"] < e and s < g["end"]]
         if not cands:
-            problems.append(f"missing {exp['text']!r}")
+            problems.append(f"missing {exp['text']!r} ({want})")
             continue
-        best = max(cands, key=lambda i: sum(_same(got[i].get(k), v) for k, v in want.items()))
+        best = max(cands, key=lambda i: sum(same_value(got[i].get(k), v) for k, v in want.items()))
         used.add(best)
-        diff = {k: got[best].get(k) for k, v in want.items() if not _same(got[best].get(k), v)}
+        diff = {k: (got[best].get(k), v) for k, v in want.items() if not same_value(got[best].get(k), v)}
         if diff:
-            problems.append(f"{exp['text']!r}: pipeline gives {diff}")
-    problems += [f"extra {g['text']!r}" for i, g in enumerate(got) if i not in used]
+            problems.append(f"{exp['text']!r}: got/expected {diff}")
+    problems += [f"extra claim {g['text']!r} ({g['kind']} {g['value']})" for i, g in enumerate(got) if i not in used]
     return problems
 
 
