@@ -181,30 +181,16 @@ def _q_rows(parse: Any, clf: Path, sentences: list[Any]) -> list[dict[str, Any]]
 
 
 def _match(pred: list[dict[str, Any]], gold: list[dict[str, Any]]) -> tuple[int, int]:
-    """One-to-one pairs of overlapping spans, equal values first; (span matches, value matches)."""
-    from pipeline.review.evaluate import same_value
+    """One-to-one pairs of overlapping spans, equal values first (the evaluation's own pairing);
+    (span matches, value matches).  A duration quantulum3 gives in minutes also matches in seconds."""
+    from pipeline.review.evaluate import pairs, same_value
 
     def eq(p: dict[str, Any], g: dict[str, Any]) -> bool:
         return same_value(p.get("value"), g.get("value")) or (
             p.get("alt") is not None and same_value(p["alt"], g.get("value")))
 
-    cands = []
-    for i, p in enumerate(pred):
-        for j, g in enumerate(gold):
-            ov = min(p["end"], g["end"]) - max(p["start"], g["start"])
-            if ov > 0:
-                cands.append((eq(p, g), ov, i, j))
-    cands.sort(reverse=True)
-    used_p: set[int] = set()
-    used_g: set[int] = set()
-    span = value = 0
-    for ok, _, i, j in cands:
-        if i not in used_p and j not in used_g:
-            used_p.add(i)
-            used_g.add(j)
-            span += 1
-            value += int(ok)
-    return span, value
+    matched = pairs(pred, gold, eq)
+    return len(matched), sum(eq(pred[i], gold[j]) for i, j in matched)
 
 
 def _prf(tp: int, npred: int, ngold: int) -> dict[str, float]:

@@ -16,13 +16,13 @@ the suite green and the gap visible (STYLE: known gaps are tagged, never deleted
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from pipeline.fileio import atomic_write_text, read_jsonl
+from pipeline.review.evaluate import same_value
 from pipeline.review.gold import GoldStore
 
 # what a case's claim may state; a written case compares the fields it gives (low/high only where given),
@@ -46,13 +46,6 @@ def _case_claim(row: dict[str, Any], sentence: str, offset: int) -> dict[str, An
             continue
         out[k] = v
     return out
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Two field values agree: numbers to floating-point noise, the rest exactly."""
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
-    return a == b
 
 
 def _expected(exp: dict[str, Any]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,8 @@ def load_gold(ann_dir: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def same_value(a: Any, b: Any) -> bool:
+    """Two field values agree: both missing, the same text, or numbers within rounding noise (the one
+    value comparator: evaluation, the case judge and the benchmarks use it)."""
     if a is None or b is None:
         return a is None and b is None
     if isinstance(a, str) or isinstance(b, str):
@@ -56,22 +59,26 @@ def full_match(p: dict, g: dict) -> bool:
         p.get("bound", "exact") == g.get("bound", "exact"))
 
 
-def _pairs(pred: list[dict], gold: list[dict]) -> list[tuple[int, int]]:
+def pairs(pred: list[dict], gold: list[dict], agree: Callable[[dict, dict], bool] = full_match
+          ) -> list[tuple[int, int]]:
+    """One-to-one (pred, gold) index pairs of overlapping spans: pairs that `agree` first, then the larger
+    overlap."""
     cands = []
     for i, p in enumerate(pred):
         for j, g in enumerate(gold):
             ov = min(p["end"], g["end"]) - max(p["start"], g["start"])
             if ov > 0:
-                # prefer pairs that also agree on the value, then larger overlap
-                cands.append((full_match(p, g), ov, i, j))
+                cands.append((agree(p, g), ov, i, j))
     cands.sort(reverse=True)
-    used_p, used_g, pairs = set(), set(), []
+    used_p: set[int] = set()
+    used_g: set[int] = set()
+    out: list[tuple[int, int]] = []
     for _, _, i, j in cands:
         if i not in used_p and j not in used_g:
             used_p.add(i)
             used_g.add(j)
-            pairs.append((i, j))
-    return pairs
+            out.append((i, j))
+    return out
 
 
 @dataclass
@@ -144,10 +151,10 @@ def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] 
     rep.docs = len(docs)
     for doc in sorted(docs):
         pred, gl = by_doc.get(doc, []), gold.get(doc, [])
-        pairs = _pairs(pred, gl)
-        mp = {i for i, _ in pairs}
-        mg = {j for _, j in pairs}
-        for i, j in pairs:
+        matched = pairs(pred, gl)
+        mp = {i for i, _ in matched}
+        mg = {j for _, j in matched}
+        for i, j in matched:
             p, g = pred[i], gl[j]
             lang = g.get("lang") or p.get("lang") or "?"
             ok = full_match(p, g)
