@@ -226,52 +226,66 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
     _check_keys(path, data)
     base_path = root / "base" / "not_claims.yaml"
     base_nc = (read_yaml(base_path) or {}).get("patterns") if base_path.exists() else {}
-    units = base_units()
-
-    num = data.get("numerals") or {}
-    cnt = data.get("counts") or {}
-    nouns: dict[str, str] = {}
-    for counted, forms in (cnt.get("nouns") or {}).items():
-        for form in forms or []:
-            if form in nouns:
-                raise DataFileError(path, f"noun listed for both {nouns[form]!r} and {counted!r}",
-                                    f"counts.nouns.{form}")
-            nouns[str(form)] = counted
-    ratio = data.get("ratio") or {}
-    bounds = data.get("bounds") or {}
-    sents = data.get("sentences") or {}
     not_claims = _compile_patterns(base_path, base_nc, "")
     not_claims.update(_compile_patterns(path, data.get("not_claims"), f"{code}."))
-    compound = {str(k): units[v] for k, v in ((data.get("units") or {}).get("compound") or {}).items()}
-    vague_prefixes = {
-        k: (float(v["low"]), float(v["high"])) for k, v in (num.get("vague_prefixes") or {}).items()
-    }
+    sents = data.get("sentences") or {}
     return Language(
         code=code,
         script=data.get("script", "latin"),
+        **_numerals(path, data.get("numerals") or {}),
+        **_units_and_ratios(path, data),
+        **_counts(path, data.get("counts") or {}),
+        dates=dict(data.get("dates") or {}),
+        not_claims=not_claims,
+        terminators=tuple(sents.get("terminators") or ()),
+        closers=tuple(sents.get("closers") or ()),
+        scope={k: tuple(v or ()) for k, v in (data.get("scope") or {}).items()},
+        cues={k: tuple(v or ()) for k, v in (data.get("cues") or {}).items()},
+        cue_veto={str(k).lower(): tuple(str(x).lower() for x in (v or ()))
+                  for k, v in (data.get("cue_veto") or {}).items()},
+        summary=dict(data.get("summary") or {}),
+        source=str(path),
+    )
+
+
+def _patterns(path: Path, forms: list | None, key: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(forms or [])}, "", key).values())
+
+
+def _numerals(path: Path, num: dict[str, Any]) -> dict[str, Any]:
+    """The Language fields of the `numerals` section."""
+    return dict(
         digits={str(k): int(v) for k, v in (num.get("digits") or {}).items()},
         scales={str(k): float(v) for k, v in (num.get("scales") or {}).items()},
         decimal_points=tuple(num.get("decimal_point") or ()),
         suffix_scales={str(k): float(v) for k, v in (num.get("suffix_scales") or {}).items()},
-        vague_prefixes=vague_prefixes,
+        vague_prefixes={k: (float(v["low"]), float(v["high"])) for k, v in (num.get("vague_prefixes") or {}).items()},
         lower_prefixes=tuple(num.get("lower_prefixes") or ()),
         vague=dict(num.get("vague") or {}),
         half=tuple(num.get("half") or ()),
         words={str(k).lower(): float(v) for k, v in (num.get("words") or {}).items()},
         indefinite=tuple(num.get("indefinite") or ()),
         half_after=_longest_first(num.get("half_after") or []),
-        exponents=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("exponents") or [])},
-                                          "", "numerals.exponents").values()),
+        exponents=_patterns(path, num.get("exponents"), "numerals.exponents"),
         either_or=tuple(str(w) for w in num.get("either_or") or ()),
         denominators={str(k).lower(): float(v) for k, v in (num.get("denominators") or {}).items()},
         bare_scale_after=tuple(str(w) for w in num.get("bare_scale_after") or ()),
-        fractions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("fractions") or [])},
-                                          "", "numerals.fractions").values()),
-        dimensions=tuple(_compile_patterns(path, {str(i): p for i, p in enumerate(num.get("dimensions") or [])},
-                                           "", "numerals.dimensions").values()),
+        fractions=_patterns(path, num.get("fractions"), "numerals.fractions"),
+        dimensions=_patterns(path, num.get("dimensions"), "numerals.dimensions"),
         compound_joiners=tuple(num.get("compound_joiners") or ()),
-        units=_units(path, units, {k: v for k, v in (data.get("units") or {}).items() if k != "compound"}, "units"),
+    )
+
+
+def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """The Language fields of the `units`, `prefix_units`, `ratio` and `bounds` sections."""
+    units = base_units()
+    ratio = data.get("ratio") or {}
+    bounds = data.get("bounds") or {}
+    own_units = data.get("units") or {}
+    return dict(
+        units=_units(path, units, {k: v for k, v in own_units.items() if k != "compound"}, "units"),
         prefix_units={str(k): units[v] for k, v in (data.get("prefix_units") or {}).items()},
+        compound_units={str(k): units[v] for k, v in (own_units.get("compound") or {}).items()},
         ratio_markers=_longest_first(ratio.get("markers") or []),
         magnitude_words=_longest_first(ratio.get("magnitude") or []),
         reading_before=_reading_map(path, ratio.get("before"), "ratio.before"),
@@ -281,14 +295,26 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
         occurrence_markers=frozenset(str(m).lower() for m in ratio.get("occurrence_markers") or []),
         ratio_possessive=tuple(ratio.get("possessive") or ()),
-        compound_units=compound,
         bound_gap=_longest_first(bounds.get("gap") or []),
-        classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
-        far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
-        partitive_verbs=_longest_first(cnt.get("partitive_verbs") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
         bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),
         bounds_inner=_bound_map(path, bounds.get("inner"), "bounds.inner"),
+    )
+
+
+def _counts(path: Path, cnt: dict[str, Any]) -> dict[str, Any]:
+    """The Language fields of the `counts` section."""
+    nouns: dict[str, str] = {}
+    for counted, forms in (cnt.get("nouns") or {}).items():
+        for form in forms or []:
+            if form in nouns:
+                raise DataFileError(path, f"noun listed for both {nouns[form]!r} and {counted!r}",
+                                    f"counts.nouns.{form}")
+            nouns[str(form)] = counted
+    return dict(
+        classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
+        far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
+        partitive_verbs=_longest_first(cnt.get("partitive_verbs") or []),
         classifiers=_longest_first(cnt.get("classifiers") or []),
         nouns=nouns,
         partitive_links=_longest_first(cnt.get("partitive_links") or []),
@@ -305,16 +331,6 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         counted_by_modifier={str(k).lower(): str(v) for k, v in (cnt.get("counted_by_modifier") or {}).items()},
         range_links=_longest_first(cnt.get("range_links") or []),
         list_separators=tuple(str(x) for x in cnt.get("list_separators") or ()),
-        dates=dict(data.get("dates") or {}),
-        not_claims=not_claims,
-        terminators=tuple(sents.get("terminators") or ()),
-        closers=tuple(sents.get("closers") or ()),
-        scope={k: tuple(v or ()) for k, v in (data.get("scope") or {}).items()},
-        cues={k: tuple(v or ()) for k, v in (data.get("cues") or {}).items()},
-        cue_veto={str(k).lower(): tuple(str(x).lower() for x in (v or ()))
-                  for k, v in (data.get("cue_veto") or {}).items()},
-        summary=dict(data.get("summary") or {}),
-        source=str(path),
     )
 
 
