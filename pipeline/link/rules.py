@@ -129,20 +129,10 @@ def _types(path: Path, value: Any, key: str, kb_types: tuple[str, ...]) -> tuple
     return out
 
 
-def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
-    if not isinstance(data, dict):
-        raise DataFileError(path, "top level must be a mapping")
-    _check(path, data, TOP_KEYS, "linking")
-    if not str(data.get("source") or "").strip():
-        raise DataFileError(path, "every knowledge-base file records its source", "source")
-    conf = {str(k): float(v) for k, v in _check(path, data.get("confidence"), CONFIDENCE_KEYS, "confidence").items()}
-    missing = CONFIDENCE_KEYS - set(conf)
-    if missing:
-        raise DataFileError(path, "confidence must give every kind", f"confidence.{sorted(missing)[0]}")
-    fz = _check(path, data.get("fuzzy"), FUZZY_KEYS, "fuzzy")
-
-    cues: dict[str, set[str]] = {}
-
+def _cue_words(path: Path, data: dict[str, Any], cmp_: dict[str, Any], kb_types: tuple[str, ...],
+               cues: dict[str, set[str]]) -> dict[str, frozenset[str]]:
+    """Add every cue word of the file to `cues` (form -> cue names); returns the paired comparison
+    openers with their closers."""
     def add(forms: tuple[str, ...], cue: str) -> None:
         for form in forms:
             cues.setdefault(form, set()).add(cue)
@@ -152,7 +142,6 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
     for etype, kinds in _check(path, data.get("relative"), set(kb_types), "relative").items():
         for which, by_lang in _check(path, kinds, RELATIVE_WHICH, f"relative.{etype}").items():
             add(_lang_forms(path, by_lang, f"relative.{etype}.{which}"), f"relative:{etype}:{which}")
-    cmp_ = _check(path, data.get("comparison"), COMPARISON_KEYS, "comparison")
     paired: dict[str, frozenset[str]] = {}
     for lang, openers in (cmp_.get("paired") or {}).items():
         if lang not in LANGS or not isinstance(openers, dict):
@@ -167,19 +156,42 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
     add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):
         add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
+    return paired
 
+
+def _metric_rules(path: Path, data: dict[str, Any], kb_types: tuple[str, ...],
+                  cues: dict[str, set[str]]) -> list[MetricRule]:
+    """The metric rules, their cue words added to `cues` as metric:<n>."""
     metrics: list[MetricRule] = []
     for i, raw in enumerate(data.get("metrics") or []):
         rule = _check(path, raw, METRIC_KEYS, f"metrics[{i}]")
         if not rule.get("metric") or rule.get("kind") not in KINDS:
             raise DataFileError(path, f"a metric rule needs a metric and a kind in {KINDS}", f"metrics[{i}]")
         cue_forms = _lang_forms(path, rule.get("cues"), f"metrics[{i}].cues")
-        add(cue_forms, f"metric:{i}")
+        for form in cue_forms:
+            cues.setdefault(form, set()).add(f"metric:{i}")
         counted = _strs(path, rule.get("counted"), f"metrics[{i}].counted")
         ignore = _types(path, rule.get("ignore"), f"metrics[{i}].ignore", kb_types)
         with_entity = _types(path, rule.get("with_entity"), f"metrics[{i}].with_entity", kb_types)
         metrics.append(MetricRule(str(rule["metric"]), rule["kind"], counted, cue_forms, ignore, with_entity))
+    return metrics
 
+
+def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
+    if not isinstance(data, dict):
+        raise DataFileError(path, "top level must be a mapping")
+    _check(path, data, TOP_KEYS, "linking")
+    if not str(data.get("source") or "").strip():
+        raise DataFileError(path, "every knowledge-base file records its source", "source")
+    conf = {str(k): float(v) for k, v in _check(path, data.get("confidence"), CONFIDENCE_KEYS, "confidence").items()}
+    missing = CONFIDENCE_KEYS - set(conf)
+    if missing:
+        raise DataFileError(path, "confidence must give every kind", f"confidence.{sorted(missing)[0]}")
+    fz = _check(path, data.get("fuzzy"), FUZZY_KEYS, "fuzzy")
+    cues: dict[str, set[str]] = {}
+    cmp_ = _check(path, data.get("comparison"), COMPARISON_KEYS, "comparison")
+    paired = _cue_words(path, data, cmp_, kb_types, cues)
+    metrics = _metric_rules(path, data, kb_types, cues)
     veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for cue, sides in (data.get("cue_veto") or {}).items():
         sides = _check(path, sides, {"before", "after"}, f"cue_veto.{cue}")
