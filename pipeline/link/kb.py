@@ -44,9 +44,7 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     # featured: the chip an org's results of a round were about, when the text names none (by_round)
     "org": {"submitter": None, "featured": "accelerator", "by_round": None},
-    # cores_per_chip: where a maker names its systems by cores (tpu-v3-8192 is 4,096 chips), how many
-    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None,
-                    "cores_per_chip": None},
+    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
                "instance_of": "system"},
     "benchmark": {"task": None, "rounds": "round", "area": None},

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pipeline.link.kb import KnowledgeBase
-from pipeline.official.canon import round_rules
+from pipeline.official.canon import canon, round_rules
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.context import entity_name
 
@@ -34,6 +34,8 @@ def _core_note(system: str, count: int | None, cores_per_chip: Any) -> str:
 def describe(official: OfficialResults, kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, dict[str, str | None]]:
     """{evidence id: {"url": where to see it or None, "what": it in words}} for the ids given."""
     rules = round_rules()
+    # how many cores a chip has, where makers name systems by cores: the official canon says (canon.yaml)
+    cores = {p.id: p.cores_per_chip for p in canon().accelerators}
     out: dict[str, dict[str, str | None]] = {}
     for eid in dict.fromkeys(str(i) for i in ids):
         if eid.startswith(("http://", "https://")):
@@ -55,8 +57,7 @@ def describe(official: OfficialResults, kb: KnowledgeBase, ids: Iterable[str]) -
         if r.accelerator_count:
             acc = entity_name(kb, "accelerator", r.accelerator) if r.accelerator else "accelerator"
             chips = f" on {r.accelerator_count:,} {acc} chips"
-        entry = kb.get("accelerator", r.accelerator) if r.accelerator else None
-        note = _core_note(r.system, r.accelerator_count, entry.attrs.get("cores_per_chip") if entry else None)
+        note = _core_note(r.system, r.accelerator_count, cores.get(r.accelerator or ""))
         time = f": {r.minutes:.2f} min" if r.minutes is not None else ": no score (logs missing or failed)"
         what = (f"{entity_name(kb, 'org', r.org)}'s {entity_name(kb, 'benchmark', r.benchmark)} result{chips} "
                 f"(system {r.system}{note}), {entity_name(kb, 'round', r.round)}{time}; the result logs")
