@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.official.canon import canon
+from pipeline.official.canon import Canon, Pattern, canon
 
 # TPU folder names count TensorCores: tpu-v3-8192, tpuv3-32, "TPU v3-1024" (two cores per chip).
 _TPU_CORES = re.compile(r"tpu[ _-]?v\d[ ._-](\d+)", re.IGNORECASE)
@@ -125,47 +125,23 @@ def _folder_cores(*names: str) -> int | None:
     return None
 
 
-def describe(
-    desc: dict[str, Any],
-    file: str | None,
-    folder: str,
-    quirks: list[str] | None = None,
-    check_cluster: bool = False,
-) -> SystemInfo:
-    """Turn a description (any shape) into a SystemInfo; `folder` is the results folder (or v0.5 entry
-    path) it describes, used to cross-check sizes.  `check_cluster` (v0.5): a multi-node description
-    whose size the folder name does not confirm may describe the whole cluster rather than the run."""
-    c = canon()
-    warnings: list[str] = []
-    notes = [f"system description read despite: {', '.join(quirks)}"] if quirks else []
-    div_raw = _first(desc, "division", "divison")
-    division = c.division(div_raw) if div_raw is not None else None
-    if division is None:
-        warnings.append(f"division {div_raw!r} not recognised")
-    status_raw = str(_first(desc, "status") or "")
-    category = c.category(status_raw)
-    if category is None:
-        warnings.append(f"status {status_raw!r} not recognised as a category")
-    framework_raw = str(_first(desc, "framework") or "")
-    # A description may list several frameworks (Dell: "NGC MXNet, NGC PyTorch"); the folder name
-    # then usually says which one this entry used.
+def _framework(c: Canon, framework_raw: str, folder: str) -> str | None:
+    """The framework id(s), ';'-joined.  A description may list several (Dell: "NGC MXNet, NGC PyTorch");
+    the folder name then usually says which one this entry used."""
     from_desc, from_folder = c.frameworks_of(framework_raw), c.frameworks_of(folder)
     frameworks: tuple[str, ...]
     if len(from_desc) > 1 and len(from_folder) == 1 and from_folder[0] in from_desc:
         frameworks = from_folder
     else:
         frameworks = from_desc or from_folder
-    framework = ";".join(frameworks) or None
+    return ";".join(frameworks) or None
 
-    nodes = desc.get("nodes") if isinstance(desc.get("nodes"), list) and desc.get("nodes") else None
-    flat_nodes = _int(_first(desc, "number_of_nodes", "number of nodes"))
-    node0: dict[str, Any] = nodes[0] if nodes else {}
-    per_node_total = nodes is not None and flat_nodes is None  # the v0.5 "nodes" shape
-    host_count = flat_nodes if flat_nodes is not None else _int(node0.get("num_nodes"))
-    accel_model = str(_first(desc, "accelerator_model_name") or node0.get("accelerator") or "")
-    system_name = str(_first(desc, "system_name", "hardware") or folder)
-    cpu_model = str(_first(desc, "host_processor_model_name") or node0.get("cpu") or "")
 
+def _accelerators(c: Canon, desc: dict[str, Any], folder: str, accel_model: str, system_name: str, cpu_model: str,
+                  node0: dict[str, Any], host_count: int | None, per_node_total: bool, warnings: list[str]
+                  ) -> tuple[Pattern | None, str | None, int | None]:
+    """(the accelerator's canon pattern, its id, how many) of a description; what cannot be read is added
+    to `warnings`."""
     accel_pattern = None
     if not c.is_no_accelerator(accel_model):
         accel_pattern = c.accelerator(f"{accel_model} {system_name} {folder}")
@@ -198,6 +174,44 @@ def describe(
         if accel_pattern is not None and accel_pattern.cores_per_chip > 1 and cores is not None:
             if count != cores // accel_pattern.cores_per_chip:
                 warnings.append(f"{count} chips in the description but the name counts {cores} cores")
+    return accel_pattern, accelerator, count
+
+
+def describe(
+    desc: dict[str, Any],
+    file: str | None,
+    folder: str,
+    quirks: list[str] | None = None,
+    check_cluster: bool = False,
+) -> SystemInfo:
+    """Turn a description (any shape) into a SystemInfo; `folder` is the results folder (or v0.5 entry
+    path) it describes, used to cross-check sizes.  `check_cluster` (v0.5): a multi-node description
+    whose size the folder name does not confirm may describe the whole cluster rather than the run."""
+    c = canon()
+    warnings: list[str] = []
+    notes = [f"system description read despite: {', '.join(quirks)}"] if quirks else []
+    div_raw = _first(desc, "division", "divison")
+    division = c.division(div_raw) if div_raw is not None else None
+    if division is None:
+        warnings.append(f"division {div_raw!r} not recognised")
+    status_raw = str(_first(desc, "status") or "")
+    category = c.category(status_raw)
+    if category is None:
+        warnings.append(f"status {status_raw!r} not recognised as a category")
+    framework_raw = str(_first(desc, "framework") or "")
+    framework = _framework(c, framework_raw, folder)
+
+    nodes = desc.get("nodes") if isinstance(desc.get("nodes"), list) and desc.get("nodes") else None
+    flat_nodes = _int(_first(desc, "number_of_nodes", "number of nodes"))
+    node0: dict[str, Any] = nodes[0] if nodes else {}
+    per_node_total = nodes is not None and flat_nodes is None  # the v0.5 "nodes" shape
+    host_count = flat_nodes if flat_nodes is not None else _int(node0.get("num_nodes"))
+    accel_model = str(_first(desc, "accelerator_model_name") or node0.get("accelerator") or "")
+    system_name = str(_first(desc, "system_name", "hardware") or folder)
+    cpu_model = str(_first(desc, "host_processor_model_name") or node0.get("cpu") or "")
+
+    accel_pattern, accelerator, count = _accelerators(c, desc, folder, accel_model, system_name, cpu_model, node0,
+                                                      host_count, per_node_total, warnings)
     if count is None:
         warnings.append("accelerator count not given")
     numbers = {int(n) for n in re.findall(r"\d+", folder)}
