@@ -106,31 +106,8 @@ def score_folder(
     runs = [read_run(root / f, f, minigo_rule) for f in bf.logs]
     score, per_file = _score(root, rule, bf, system, benchmark, runs)
     recomputed = round_rule_score(runs, rule, benchmark) if runs else None
-    warnings = list(system.warnings)
-    notes = list(system.notes)
-    if score.minutes is None:
-        warnings.insert(0, f"no score: {score.problem}")
-    if score.failed:
-        reasons = "; ".join(f"{PurePosixPath(f).name} ({r})" for f, r in sorted(score.failed.items()))
-        label = "dropped as failed runs" if score.minutes is not None else "failed runs"
-        warnings.append(f"{label}: {reasons}")
-    if bf.other_files and bf.logs:
-        notes.append(f"other files, not scored: {_names(bf.other_files)}")
-    if bf.missing_other:
-        notes.append(f"side logs absent from the snapshot, not used by the scorer: {_names(bf.missing_other)}")
-    unknown = [r.file for r in runs if r.converged is None and r.seconds is not None]
-    if unknown:
-        notes.append(f"convergence not recorded, counted as converged: {_names(unknown)}")
-    if score.note:
-        notes.append(score.note)
-    # The recomputation is a cross-check of an official score, never a stand-in for a missing one.
     rec_minutes = recomputed.minutes if recomputed and score.minutes is not None else None
-    if (
-        score.minutes is not None
-        and rec_minutes is not None
-        and abs(rec_minutes - score.minutes) > 1e-6 * score.minutes
-    ):
-        notes.append(f"round-rule recomputation gives {rec_minutes:.4f} min")
+    warnings, notes = _remarks(bf, system, score, runs, rec_minutes)
     record_id = f"{rule.round}/{bf.submitter}/{bf.system}/{benchmark}"
     row = {
         "record_id": record_id,
@@ -164,6 +141,40 @@ def score_folder(
         "system_file": system.file,
         "source": bf.rel,
     }
+    return row, _run_rows(record_id, bf, score, runs, per_file)
+
+
+def _remarks(bf: BenchmarkFolder, system: SystemInfo, score: Score, runs: list[RunLog], rec_minutes: float | None
+             ) -> tuple[list[str], list[str]]:
+    """The row's warnings (why it has no score, runs dropped as failed) and notes (files not scored,
+    convergence not recorded, the round rule's recomputation where it differs)."""
+    warnings = list(system.warnings)
+    notes = list(system.notes)
+    if score.minutes is None:
+        warnings.insert(0, f"no score: {score.problem}")
+    if score.failed:
+        reasons = "; ".join(f"{PurePosixPath(f).name} ({r})" for f, r in sorted(score.failed.items()))
+        label = "dropped as failed runs" if score.minutes is not None else "failed runs"
+        warnings.append(f"{label}: {reasons}")
+    if bf.other_files and bf.logs:
+        notes.append(f"other files, not scored: {_names(bf.other_files)}")
+    if bf.missing_other:
+        notes.append(f"side logs absent from the snapshot, not used by the scorer: {_names(bf.missing_other)}")
+    unknown = [r.file for r in runs if r.converged is None and r.seconds is not None]
+    if unknown:
+        notes.append(f"convergence not recorded, counted as converged: {_names(unknown)}")
+    if score.note:
+        notes.append(score.note)
+    # The recomputation is a cross-check of an official score, never a stand-in for a missing one.
+    minutes = score.minutes
+    if minutes is not None and rec_minutes is not None and abs(rec_minutes - minutes) > 1e-6 * minutes:
+        notes.append(f"round-rule recomputation gives {rec_minutes:.4f} min")
+    return warnings, notes
+
+
+def _run_rows(record_id: str, bf: BenchmarkFolder, score: Score, runs: list[RunLog], per_file: dict[str, float]
+              ) -> list[dict[str, Any]]:
+    """One row per result log of the record (and one per log missing from the snapshot)."""
     counted, valid = set(score.counted), set(score.valid)
     run_rows = [
         {
@@ -185,7 +196,7 @@ def score_folder(
         {"record_id": record_id, "file": f, "status": "missing_in_snapshot", "valid": False, "counted": False}
         for f in bf.missing_logs
     ]
-    return row, run_rows
+    return run_rows
 
 
 def _jobs(
