@@ -90,33 +90,55 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
     worker died yields "crashed".  fn and warm must be module-level functions (picklable for spawn)."""
     if not jobs:
         return
-    ctx = context()
-    pending = list(range(len(jobs)))[::-1]  # a stack: pop() gives jobs in order
-    pool: list[_Worker] = []
-    failed_starts = 0
+    pool = _Pool(jobs, fn, warm, workers, timeout)
+    try:
+        for _ in range(min(workers, len(jobs))):
+            pool.start()
+        while pool.remaining:
+            if not pool.workers:
+                pool.start()
+            ready = pool.wait()
+            for w in list(pool.workers):
+                yield from pool.handle(w, ready)
+            yield from pool.expire()
+    finally:
+        pool.close()
 
-    def start() -> None:
-        parent_end, child_end = ctx.Pipe()
-        proc = ctx.Process(target=_worker_main, args=(child_end, os.getpid(), fn, warm), daemon=True)
+
+class _Pool:
+    """The workers of one run_jobs call and the jobs not yet done."""
+
+    def __init__(self, jobs: Sequence[Any], fn: Callable[[Any], Any], warm: Callable[[], None] | None,
+                 size: int, timeout: float) -> None:
+        self.jobs, self.fn, self.warm, self.size, self.timeout = jobs, fn, warm, size, timeout
+        self.ctx = context()
+        self.pending = list(range(len(jobs)))[::-1]  # a stack: pop() gives jobs in order
+        self.workers: list[_Worker] = []
+        self.failed_starts = 0
+        self.remaining = len(jobs)
+
+    def start(self) -> None:
+        parent_end, child_end = self.ctx.Pipe()
+        proc = self.ctx.Process(target=_worker_main, args=(child_end, os.getpid(), self.fn, self.warm), daemon=True)
         proc.start()
         child_end.close()
-        pool.append(_Worker(proc, parent_end, deadline=time.monotonic() + STARTUP_TIMEOUT))
+        self.workers.append(_Worker(proc, parent_end, deadline=time.monotonic() + STARTUP_TIMEOUT))
 
-    def stop(w: _Worker) -> None:
-        pool.remove(w)
+    def stop(self, w: _Worker) -> None:
+        self.workers.remove(w)
         if w.proc.is_alive():
             w.proc.kill()
         w.proc.join(5)
         w.conn.close()
 
-    def assign(w: _Worker) -> None:
-        if pending:
-            w.job = pending.pop()
-            w.deadline = time.monotonic() + timeout
+    def assign(self, w: _Worker) -> None:
+        if self.pending:
+            w.job = self.pending.pop()
+            w.deadline = time.monotonic() + self.timeout
             try:
-                w.conn.send((w.job, jobs[w.job]))
+                w.conn.send((w.job, self.jobs[w.job]))
             except OSError:  # the worker died meanwhile: the job goes back, its sentinel reports the death
-                pending.append(w.job)
+                self.pending.append(w.job)
                 w.job = None
         else:
             w.job = None
@@ -125,77 +147,84 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
             except OSError:
                 pass
 
-    try:
-        for _ in range(min(workers, len(jobs))):
-            start()
-        remaining = len(jobs)
-        while remaining:
-            if not pool:
-                start()
-            now = time.monotonic()
-            busy = [w.deadline for w in pool if w.job is not None or not w.ready]
-            wait_for = max(0.0, min(busy) - now) if busy else None
-            if wait_for is not None and math.isinf(wait_for):  # no time limit
-                wait_for = None
-            ready = wait([w.conn for w in pool] + [w.proc.sentinel for w in pool], timeout=wait_for)
-            for w in list(pool):
-                dead = w.proc.sentinel in ready
-                if w.conn in ready:
-                    try:
-                        kind, index, payload = w.conn.recv()
-                    except (EOFError, OSError):  # the worker is gone (its sentinel may lag behind)
-                        kind, index, payload, dead = "dead", None, None, True
-                    if kind == "ready":
-                        w.ready = True
-                        failed_starts = 0
-                        assign(w)
-                    elif kind in ("done", "error"):
-                        w.job = None
-                        remaining -= 1
-                        # the next job first: the worker runs it while the caller stores this result
-                        assign(w)
-                        yield (Outcome(index, result=payload) if kind == "done"
-                               else Outcome(index, failure="crashed", detail=payload))
-                    if kind != "dead":
-                        continue
-                if dead:
-                    w.proc.join(1)
-                    code = w.proc.exitcode
-                    job, was_ready = w.job, w.ready
-                    stop(w)
-                    if job is not None:
-                        remaining -= 1
-                        yield Outcome(job, failure="crashed", detail=_exit_reason(code))
-                    elif not was_ready:
-                        failed_starts += 1
-                        if failed_starts >= MAX_FAILED_STARTS:
-                            raise WorkerStartError(f"worker processes die before they start ({_exit_reason(code)})")
-                    if pending and len(pool) < workers:
-                        start()
-            now = time.monotonic()
-            for w in list(pool):
-                if now < w.deadline or (w.ready and w.job is None):
-                    continue
-                job = w.job
-                stop(w)
-                if job is not None:
-                    remaining -= 1
-                    yield Outcome(job, failure="timeout", detail=f"{timeout:g}")
-                else:
-                    failed_starts += 1
-                    if failed_starts >= MAX_FAILED_STARTS:
-                        raise WorkerStartError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
-                if pending and len(pool) < workers:
-                    start()
-    finally:
-        for w in list(pool):
+    def wait(self) -> list[Any]:
+        """The pipes and process sentinels that have news, waiting at most until the nearest deadline."""
+        now = time.monotonic()
+        busy = [w.deadline for w in self.workers if w.job is not None or not w.ready]
+        wait_for = max(0.0, min(busy) - now) if busy else None
+        if wait_for is not None and math.isinf(wait_for):  # no time limit
+            wait_for = None
+        return wait([w.conn for w in self.workers] + [w.proc.sentinel for w in self.workers], timeout=wait_for)
+
+    def handle(self, w: _Worker, ready: list[Any]) -> list[Outcome]:
+        """What one worker's news means: it is ready, it finished a job, or it died."""
+        dead = w.proc.sentinel in ready
+        if w.conn in ready:
+            try:
+                kind, index, payload = w.conn.recv()
+            except (EOFError, OSError):  # the worker is gone (its sentinel may lag behind)
+                kind, index, payload, dead = "dead", None, None, True
+            if kind == "ready":
+                w.ready = True
+                self.failed_starts = 0
+                self.assign(w)
+            elif kind in ("done", "error"):
+                w.job = None
+                self.remaining -= 1
+                # the next job first: the worker runs it while the caller stores this result
+                self.assign(w)
+                return [Outcome(index, result=payload) if kind == "done"
+                        else Outcome(index, failure="crashed", detail=payload)]
+            if kind != "dead":
+                return []
+        if not dead:
+            return []
+        w.proc.join(1)
+        code = w.proc.exitcode
+        job, was_ready = w.job, w.ready
+        self.stop(w)
+        out = []
+        if job is not None:
+            self.remaining -= 1
+            out.append(Outcome(job, failure="crashed", detail=_exit_reason(code)))
+        elif not was_ready:
+            self.failed_starts += 1
+            if self.failed_starts >= MAX_FAILED_STARTS:
+                raise WorkerStartError(f"worker processes die before they start ({_exit_reason(code)})")
+        if self.pending and len(self.workers) < self.size:
+            self.start()
+        return out
+
+    def expire(self) -> list[Outcome]:
+        """Workers past their deadline are stopped: a job running too long is a timeout, a worker too slow
+        to start a failed start."""
+        out = []
+        now = time.monotonic()
+        for w in list(self.workers):
+            if now < w.deadline or (w.ready and w.job is None):
+                continue
+            job = w.job
+            self.stop(w)
+            if job is not None:
+                self.remaining -= 1
+                out.append(Outcome(job, failure="timeout", detail=f"{self.timeout:g}"))
+            else:
+                self.failed_starts += 1
+                if self.failed_starts >= MAX_FAILED_STARTS:
+                    raise WorkerStartError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
+            if self.pending and len(self.workers) < self.size:
+                self.start()
+        return out
+
+    def close(self) -> None:
+        for w in list(self.workers):
             try:
                 w.conn.send(None)
             except OSError:
                 pass
-        for w in list(pool):
+        for w in list(self.workers):
             w.proc.join(0.5)
-            stop(w)
+            self.stop(w)
 
 
 def _exit_reason(code: int | None) -> str:
