@@ -256,17 +256,33 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
         finally:
             end_of_articles()
     summary.processed = len(todo)
-    extra = [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
-              "detail": (f"{exc.strerror}: not read (the target lies outside the input folder; "
-                         "--follow-symlinks reads it)") if isinstance(exc, OutsideLink) else
-              f"cannot list the folder ({exc.strerror}); its articles were not read: check its permissions"}
-             for exc in walk_errors]
+    extra = _walk_error_rows(walk_errors, input_dir)
 
+    def merging() -> None:
+        if progress:
+            progress(done, len(paths), "merging the results")
+
+    return _merge(out_dir, docs, digests, unstored, extra, version, summary, fresh=bool(todo), merging=merging)
+
+
+def _walk_error_rows(walk_errors: list[OSError], input_dir: Path) -> list[dict[str, str]]:
+    """errors.jsonl rows for what the folder walk could not read (links out of INPUT_DIR, folders)."""
+    return [{"doc": printable(_rel(exc.filename, input_dir)), "error": "unreadable",
+             "detail": (f"{exc.strerror}: not read (the target lies outside the input folder; "
+                        "--follow-symlinks reads it)") if isinstance(exc, OutsideLink) else
+             f"cannot list the folder ({exc.strerror}); its articles were not read: check its permissions"}
+            for exc in walk_errors]
+
+
+def _merge(out_dir: Path, docs: list[str], digests: list[str], unstored: dict[str, dict], extra: list[dict],
+           version: str, summary: BatchSummary, fresh: bool, merging: Callable[[], None]) -> BatchSummary:
+    """The merged outputs of the articles' parts, unless the ones in OUT_DIR were made of exactly these
+    (`fresh`: some article was processed in this run, so they cannot be)."""
     # The merged outputs are made of exactly these parts (and walk errors): when all were stored before and
     # the outputs of that merge are untouched, they are current.
     merge_key = current.make_key("merge", version, list(zip(docs, digests, strict=True)), extra)
     keep = {_part_path(out_dir, d).name for d in docs}
-    if not todo and (state := current.current(out_dir, "merge", merge_key)) is not None:
+    if not fresh and (state := current.current(out_dir, "merge", merge_key)) is not None:
         summary.unchanged, summary.outputs_key = True, merge_key
         summary.claims, summary.errors = int(state.get("claims", 0)), int(state.get("errors", 0))
         summary.succeeded = int(state.get("succeeded", 0))
@@ -287,8 +303,7 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
                 part = _lost_part(doc)
             yield part
 
-    if progress:
-        progress(done, len(paths), "merging the results")
+    merging()
     current.forget(out_dir, "merge")
     summary.index = write_outputs(out_dir, parts(), summary, extra_errors=extra)
     _prune_parts(out_dir, keep)
