@@ -111,7 +111,31 @@ class Reader:
         return None
 
     def _quantity(self, num: Num) -> Quantity | None:
-        lang = self.lang
+        """What the number measures, read from the words after it (or a unit before it): a ratio, a unit,
+        or a count; None when it is no quantity."""
+        special = self._special(num)
+        if special is not None or num.source in ("fraction", "dimension", "implicit"):
+            return special
+        p = skip_spaces(self.text, num.end, self.s1)
+        hyphen = p == num.end and p + 1 < self.s1 and self.text[p] == "-" and self.text[p + 1].isascii() and (
+            self.text[p + 1].isalpha())
+        if hyphen:
+            p += 1  # 23-second, 2,048-chip
+        inner = self.inner_at(p)
+        p_in = p + len(inner[1]) if inner else p
+        p_in = skip_spaces(self.text, p_in, self.s1)
+        ratio = self._ratio(num, p, p_in, inner)
+        if ratio is not None:
+            return ratio
+        found, cls, inner = self._unit(num, p, p_in, inner)
+        if found is not None:
+            return found
+        if num.source in ("indefinite", "half"):
+            return None
+        return self._count(num, p, p_in, inner, cls, hyphen)
+
+    def _special(self, num: Num) -> Quantity | None:
+        """A share (八分之一), a dimension (19×19), an implicit ratio, or a unit written before the number."""
         if num.source == "fraction":  # 缩短为原来的八分之一: a share of something, as a ratio
             return Quantity("ratio", "x", 1.0, num.end, marker=self.text[num.start:num.end],
                             reading_after=("times_as", self.text[num.start:num.end]))
@@ -123,17 +147,13 @@ class Reader:
         pre = self.prefix_unit(num)
         if pre is not None:
             start, unit = pre
-            end = num.end
             return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=self.text[start:num.start],
                             unit_key=unit.key, prefix=True)
-        p = skip_spaces(self.text, num.end, self.s1)
-        hyphen = p == num.end and p + 1 < self.s1 and self.text[p] == "-" and self.text[p + 1].isascii() and (
-            self.text[p + 1].isalpha())
-        if hyphen:
-            p += 1  # 23-second, 2,048-chip
-        inner = self.inner_at(p)
-        p_in = p + len(inner[1]) if inner else p
-        p_in = skip_spaces(self.text, p_in, self.s1)
+        return None
+
+    def _ratio(self, num: Num, p: int, p_in: int, inner: tuple[str, str] | None) -> Quantity | None:
+        """Orders of magnitude (五个数量级, five orders of magnitude) and ratio markers (倍, x, times, -fold)."""
+        lang = self.lang
         # orders of magnitude (五个数量级, five orders of magnitude)
         for q in {p, p_in}:
             mag = self.match(q, lang.magnitude_words)
@@ -151,6 +171,13 @@ class Reader:
                     return Quantity("count", "count", 1.0, end, counted="run", marker=marker)
                 return Quantity("ratio", "x", 1.0, end, marker=marker, reading_after=after,
                                 inner_bound=inner[0] if inner and q == p_in else None)
+        return None
+
+    def _unit(self, num: Num, p: int, p_in: int, inner: tuple[str, str] | None
+              ) -> tuple[Quantity | None, str | None, tuple[str, str] | None]:
+        """A unit after the number (possibly after 个 and an inner bound: 三个多星期), or the first unit of a
+        compound duration; else (None, the classifier met, the inner bound as it now stands)."""
+        lang = self.lang
         # units, possibly after 个 and an inner bound: 三个多星期
         u = self.unit_at(p_in)
         cls = None
@@ -183,11 +210,11 @@ class Reader:
                 unit = lang.compound_units[comp]
                 if nxt in self.num_starts:
                     return Quantity(unit.kind, unit.unit, unit.factor, p_in + len(comp), marker=comp,
-                                    unit_key=unit.key)
+                                    unit_key=unit.key), cls, inner
                 half = self.match(p_in + len(comp), lang.half_after)
                 if half:  # 十三分半钟, 两分半: the short unit with a half after it
                     return Quantity(unit.kind, unit.unit, unit.factor, p_in + len(comp) + len(half),
-                                    marker=comp, unit_key=unit.key, add=0.5)
+                                    marker=comp, unit_key=unit.key, add=0.5), cls, inner
         if u is not None:
             form, unit = u
             end = p_in + len(form)
@@ -197,11 +224,16 @@ class Reader:
                 if inc:
                     end2 = skip_spaces(self.text, end, self.s1) + len(inc)
                     return Quantity("ratio", "x", 0.01, end2, percent_increase=True, marker=form + " " + inc,
-                                    inner_bound=inner[0] if inner else None)
+                                    inner_bound=inner[0] if inner else None), cls, inner
             return Quantity(unit.kind, unit.unit, unit.factor, end, marker=form, unit_key=unit.key,
-                            inner_bound=inner[0] if inner else None, add=add)
-        if num.source in ("indefinite", "half"):
-            return None
+                            inner_bound=inner[0] if inner else None, add=add), cls, inner
+        return None, cls, inner
+
+    def _count(self, num: Num, p: int, p_in: int, inner: tuple[str, str] | None, cls: str | None,
+               hyphen: bool) -> Quantity | None:
+        """What the number counts: a classifier and its noun (Chinese), a noun or a hyphenated compound
+        (English), a scaled number or one before a plural; a year before a name counts nothing."""
+        lang = self.lang
         # counts: classifier (+ noun) in Chinese; noun in English
         if cls is None and lang.classifiers:
             cls = self.match(p_in, lang.classifiers)
