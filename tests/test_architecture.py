@@ -119,3 +119,17 @@ def test_no_stage_imports_a_later_one() -> None:
     backwards = sorted({(_stage(a), _stage(b)) for a, targets in _graph().items() for b in targets
                         if LEVEL[_stage(b)] > LEVEL[_stage(a)]})
     assert backwards == []
+
+
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_function_is_longer_than_a_screen() -> None:
+    long = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1  # type: ignore[operator]
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{name}.{node.name}: {lines} lines")
+    assert long == []
