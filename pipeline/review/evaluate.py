@@ -12,7 +12,7 @@ the corpus layout).  A predicted claim matches a gold claim of the same doc when
 
 Reviewers: `agreement(ann_dir)` (Cohen's kappa on verdicts and span agreement where two reviewers
 reviewed the same article) lives in pipeline.review.agreement, and `review_cases` (reviewed decisions as
-regression cases for tests/cases/<lang>/reviewed.yaml) in pipeline.review.cases; both are re-exported here.
+regression cases for tests/cases/<lang>/reviewed.yaml) in pipeline.review.cases.
 """
 
 from __future__ import annotations
@@ -217,16 +217,3 @@ def _count_flags(rep: Report, said: str | None, gold: str | None) -> None:
 def _brief(c: dict) -> dict[str, Any]:
     return {k: c.get(k) for k in ("start", "end", "text", "kind", "value", "unit", "bound", "ratio_reading",
                                   "verdict")}
-
-
-def __getattr__(name: str) -> Any:
-    # Reviewer agreement and regression cases live in their own modules; reachable from here too.
-    if name in ("agreement", "cohen_kappa"):
-        from pipeline.review import agreement as _agreement
-
-        return getattr(_agreement, name)
-    if name == "review_cases":
-        from pipeline.review.cases import review_cases
-
-        return review_cases
-    raise AttributeError(name)
