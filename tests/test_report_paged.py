@@ -199,3 +199,19 @@ def test_progress_hears_of_every_part_and_the_end(run):  # noqa: F811
     assert [h for h in heard if h[2] == "report parts"] == [(1, 3, "report parts"), (2, 3, "report parts"),
                                                             (3, 3, "report parts")]
     assert heard[-1] == (1, 1, "report written")
+
+
+def test_a_conflict_is_listed_in_full_once_and_linked_from_its_other_parts(paged: Path):
+    # (#18) a conflict between articles of two parts is drawn in one of them, the other links to it
+    full: dict[str, list[str]] = {}
+    linked: dict[str, list[str]] = {}
+    pages = {n: (paged / PAGES_DIR / f"part-{n:04d}.html").read_text(encoding="utf-8") for n in range(1, N_PARTS + 1)}
+    for n, html in pages.items():
+        for key in re.findall(r'<article class="conflict[^"]*" id="k-([0-9a-f]+)"', html):
+            full.setdefault(key, []).append(f"part-{n:04d}.html")
+        for target, key in re.findall(r'href="(part-\d{4}\.html)#k-([0-9a-f]+)"', html):
+            linked.setdefault(key, []).append(target)
+    assert full and all(len(where) == 1 for where in full.values())
+    assert linked  # the shipped corpus has conflicts across parts
+    for key, targets in linked.items():
+        assert all(t == full[key][0] for t in targets)  # each link lands where the conflict is drawn

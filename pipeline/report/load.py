@@ -7,6 +7,7 @@ be read (moved, deleted, or changed since the run) the report falls back to the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections import Counter
@@ -206,6 +207,12 @@ def with_display(claims: list[dict[str, Any]], first: int = 0) -> list[dict[str,
     return claims
 
 
+def conflict_key(conflict: dict[str, Any]) -> str:
+    """A conflict's anchor on its page: the fact's official figure and evidence, hashed."""
+    basis = json.dumps([conflict.get("official"), sorted(conflict.get("evidence") or [])], default=str)
+    return hashlib.sha1(basis.encode("utf-8")).hexdigest()[:12]
+
+
 def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Conflict rows carry a summary of each claim; the report completes it from the full claim when at
     hand (its sentence), and adds the display strings."""
@@ -217,6 +224,7 @@ def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, 
                 c["summary"] = summarize(c, load_kb())
         unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
         conflict["official_display"] = quantity(conflict.get("official"), unit)
+        conflict["key"] = conflict_key(conflict)
     return conflicts
 
 

@@ -77,6 +77,12 @@ def conflict_lines(conflicts: list[dict[str, Any]], total: int, more: str = "") 
     if shown and more:
         out += [more, ""]
     for n, k in enumerate(conflicts, 1):
+        if k.get("elsewhere"):  # listed in full in the part of its first wording's article
+            md = str(k["elsewhere"]).removesuffix(".html") + ".md"
+            out += [f"### {n}. {cell(k.get('fact'))}", "",
+                    f"{len(k.get('claims') or [])} wordings, one of them in this part: listed in full in [{md}]({md}).",
+                    ""]
+            continue
         source = f", from {k['source_text']}" if k.get("source_text") else ""
         official = f"Official: {cell(k.get('official_display'))}{source}. " if k.get("official") is not None else ""
         scope = "across articles" if k.get("cross_article") else "within one article"

@@ -164,9 +164,15 @@ def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, offici
         articles.append(article_view(doc, own, folder))
     by_id = {c["id"]: c for c in claims}
     conflicts = shown_conflicts(index.doc_conflicts(chunk), by_id)
+    name = part_name(number)
+    for k in conflicts:
+        # a conflict is listed in full once, in the part of its first wording's article; the other parts
+        # that hold one of its articles link there
+        owner = doc_pages.get(str((k.get("claims") or [{}])[0].get("doc")))
+        if owner and owner != f"{name}.html":
+            k["elsewhere"] = owner
     report = ReportData(pages_dir.parent, folder, official, claims, conflicts, [], articles)
     first = (number - 1) * per_page + 1
-    name = part_name(number)
     page = {"number": number, "total": total, "file": f"{name}.html", "first": first,
             "last": first + len(chunk) - 1, "articles": n_docs,
             "index": "../report.html", "index_md": "../report.md",
