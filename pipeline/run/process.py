@@ -98,8 +98,10 @@ def run_fingerprint(settings: Settings) -> str:
 
 
 # Warm-up text: one Chinese and one English sentence with numbers, so that every lazily built part of
-# the pipeline (spaCy pipelines, jieba dictionary, recognizers) is loaded before a worker takes work.
-_WARM_TEXT = "谷歌的 4096 块 TPU 将训练时间缩短到了 23 秒。Google trained BERT in 23 seconds on 4,096 chips."
+# the pipeline (spaCy pipelines, jieba dictionary, recognizers, cn2an and the half second its patterns
+# take) is loaded before a worker takes work.
+_WARM_TEXT = ("谷歌的 4096 块 TPU 将训练时间缩短到了 23 秒，比上一轮快了十三倍。"  # 十三: cn2an loads its patterns
+              "Google trained BERT in 23 seconds on 4,096 chips.")
 
 
 # gc thresholds of a worker (CPython's default: 700, 10, 10), and the process's own
