@@ -232,7 +232,8 @@ def probe(corpus: Path, sample: int, compare: bool, profile: Path | None, segmen
     from pipeline.link import link_claims, load_kb
     from pipeline.reconcile import reconcile_article
     from pipeline.records import Article
-    from pipeline.run.process import get_pipeline, warm_up
+    from pipeline.run.process import get_pipeline
+    from pipeline.run.worker import warm_up
     from pipeline.segment.sentences import segment
     from pipeline.settings import Settings
 

@@ -40,7 +40,8 @@ from pipeline.records import CLAIM_FIELDS, ENTITY_TYPES, ArticleError, ArticleRe
 from pipeline.report.corpus import CorpusIndex
 from pipeline.run import current, outdir
 from pipeline.run.pool import run_jobs, uses_fork
-from pipeline.run.process import end_of_articles, failure_result, get_pipeline, process_path, run_fingerprint, warm_up
+from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
+from pipeline.run.worker import end_of_articles, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -203,7 +204,7 @@ def report_run(out_dir: Path, input_dir: Path, settings: Settings, summary: Batc
 def write_run_info(out_dir: Path, input_dir: Path, settings: Settings, summary: BatchSummary) -> None:
     """OUT_DIR/run.json: what the run read, so reports, reviews and exports find the articles again
     (written by the library, so a run started from Python makes outputs every command can use)."""
-    from pipeline.run.process import pipeline_version
+    from pipeline.run.versions import pipeline_version
 
     info = {"input_dir": str(Path(input_dir).resolve()), "official": settings.official,
             "version": pipeline_version(), "articles": summary.articles, "claims": summary.claims,

@@ -20,7 +20,7 @@ from typing import Any
 
 from pipeline.fileio import atomic_write_text
 from pipeline.run.outdir import PARTS
-from pipeline.run.process import PACKAGE_DIR, hash_tree
+from pipeline.run.versions import PACKAGE_DIR, hash_tree
 
 # everything of the package that can change an output: code, language data and report templates
 _CODE_SUFFIXES = {".py", ".yaml", ".txt", ".jsonl", ".csv", ".json", ".j2", ".html"}

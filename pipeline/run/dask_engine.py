@@ -35,7 +35,8 @@ from typing import Any
 from pipeline.errors import ConfigError
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.run.isolated import IsolatedRunner
-from pipeline.run.process import failure_result, process_path, warm_up
+from pipeline.run.process import failure_result, process_path
+from pipeline.run.worker import warm_up
 from pipeline.settings import Settings
 
 INSTALL_HINT = "the dask engine needs the 'dask' extra: pip install 'newsclaims[dask]'"

@@ -127,7 +127,8 @@ class IsolatedRunner:
 
 def _child(parent: int) -> None:
     from pipeline.run.pool import _die_with_parent
-    from pipeline.run.process import process_path, warm_up
+    from pipeline.run.process import process_path
+    from pipeline.run.worker import warm_up
 
     _die_with_parent()
     if os.getppid() != parent:

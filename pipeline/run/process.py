@@ -2,43 +2,24 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import traceback
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
 
 from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
 from pipeline.extract.dates import dated_line
 from pipeline.ingest.read import read_article
-from pipeline.lang.loader import LANG_DIR, LANGUAGES, load_language
+from pipeline.lang.loader import LANGUAGES, load_language
 from pipeline.link import link_claims, load_kb
 from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
 from pipeline.records import META_DATE_KEYS, Article, ArticleError, ArticleResult, Claim
+from pipeline.run.versions import library_versions, pipeline_version
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
-
-__version__ = "0.1.0"
-
-
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
-# Parts of the package that cannot change what an article yields: editing them keeps earlier parts valid.
-_NOT_PER_ARTICLE = ("report/", "review/", "cli.py", "fileio.py", "run/batch.py", "run/pool.py", "run/outdir.py",
-                    "run/dask_engine.py", "run/isolated.py", "run/current.py")
-
-
-def hash_tree(h: Any, root: Path, suffixes: set[str], skip: tuple[str, ...] = ()) -> None:
-    """Feed `h` the path and bytes of every file under root with one of `suffixes`, in a fixed order,
-    leaving out paths (relative to root) that start with one of `skip`."""
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.suffix in suffixes and path.is_file() and "__pycache__" not in rel and not rel.startswith(skip):
-            h.update(rel.encode())
-            h.update(path.read_bytes())
 
 
 def dated(meta: dict) -> dict[str, str] | None:
@@ -54,34 +35,6 @@ def dated(meta: dict) -> dict[str, str] | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def pipeline_version() -> str:
-    """Code version plus a hash of the code and language data that process an article: a changed
-    extractor or lexicon makes earlier per-article results stale, so a rerun redoes them."""
-    h = hashlib.sha1(__version__.encode())
-    hash_tree(h, PACKAGE_DIR, {".py", ".yaml", ".txt", ".jsonl", ".csv"}, _NOT_PER_ARTICLE)
-    if not LANG_DIR.resolve().is_relative_to(PACKAGE_DIR):
-        hash_tree(h, LANG_DIR.resolve(), {".yaml", ".txt", ".jsonl"}, _NOT_PER_ARTICLE)
-    return f"{__version__}+{h.hexdigest()[:10]}"
-
-
-# The libraries whose upgrade can change what an article yields (decoding, HTML text, segmentation, numerals,
-# Traditional Chinese, fuzzy names): their versions are part of the run fingerprint.
-RESULT_LIBRARIES = ("spacy", "jieba", "cn2an", "opencc", "trafilatura", "charset-normalizer", "rapidfuzz")
-
-
-def library_versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {}
-    for name in RESULT_LIBRARIES:
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:
-            out[name] = "absent"
-    return out
-
-
 def run_fingerprint(settings: Settings) -> str:
     """What a stored per-article result depends on besides the article: the pipeline version, the
     libraries it runs on, the settings that change results, and the content of the official tables and
@@ -95,39 +48,6 @@ def run_fingerprint(settings: Settings) -> str:
     h.update(repr(official.results).encode())
     h.update(repr(official.statements).encode())
     return f"{pipeline_version()}/{h.hexdigest()[:12]}"
-
-
-# Warm-up text: one Chinese and one English sentence with numbers, so that every lazily built part of
-# the pipeline (spaCy pipelines, jieba dictionary, recognizers, cn2an and the half second its patterns
-# take) is loaded before a worker takes work.
-_WARM_TEXT = ("谷歌的 4096 块 TPU 将训练时间缩短到了 23 秒，比上一轮快了十三倍。"  # 十三: cn2an loads its patterns
-              "Google trained BERT in 23 seconds on 4,096 chips.")
-
-
-# gc thresholds of a worker (CPython's default: 700, 10, 10), and the process's own
-WORKER_GC_THRESHOLDS = (20_000, 20, 20)
-_GC_AT_START = gc.get_threshold()
-
-
-def warm_up(settings: Settings) -> None:
-    """Load everything an article needs, so that the first article's time limit is not spent loading.
-
-    Then tune the garbage collector for a worker's life: freeze what is loaded (jieba's dictionary, spaCy's
-    vocabulary, the knowledge base and the official tables live as long as the process, and every full
-    collection walked all of them again), and collect the young generation less often (an article makes
-    tens of thousands of short-lived records and tuples that reference counting frees anyway).  Each step
-    took about a tenth off a Chinese article's time.  Forked workers also keep sharing the frozen pages."""
-    get_pipeline(settings).process(Article(doc="<warm-up>", text=_WARM_TEXT))
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*WORKER_GC_THRESHOLDS)
-
-
-def end_of_articles() -> None:
-    """Back to the process's own gc thresholds: a parent that warmed up for its forked workers goes on to
-    merge and report, whose garbage must not wait for rare collections (at 10,000 articles the merge
-    peaked at twice the memory)."""
-    gc.set_threshold(*_GC_AT_START)
 
 
 @dataclass
