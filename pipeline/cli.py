@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import WRITE_ERRNOS, ConfigError, NewsclaimsError
-from pipeline.settings import Settings
+from pipeline.settings import Engine, Settings
 
 
 def _plain_help() -> None:
@@ -94,7 +94,9 @@ def run(
         "--out", metavar="DIR", help="Output folder (claims.jsonl, claims.csv, errors.jsonl).")],
     official: Annotated[Path | None, typer.Option(
         metavar="FILE", help="Official table (CSV) to reconcile against.")] = None,
-    engine: Annotated[str, typer.Option(metavar="local|dask", help="local or dask.")] = "local",
+    engine: Annotated[Engine, typer.Option(metavar="local|dask",
+                                           help="Where the articles run: local processes or a dask cluster.")
+                      ] = Engine.LOCAL,
     scheduler: Annotated[str | None, typer.Option(
         metavar="ADDRESS", help="Dask scheduler address (default: a local cluster).")] = None,
     workers: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per CPU core).")] = 1,
@@ -121,9 +123,7 @@ def run(
     if workers < 0:
         _fail(f"--workers must be 0 (one per CPU core) or more, not {workers}", 2)
     workers = workers or _cpu_cores()
-    if engine not in ("local", "dask"):
-        _fail(f"--engine must be local or dask, not {engine!r}", 2)
-    if engine == "dask":
+    if engine == Engine.DASK:
         try:
             import dask.distributed  # noqa: F401
         except ImportError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -62,11 +63,61 @@ def evolve(record: R, **changes: Any) -> R:
     new.__dict__.update(changes)
     return new
 
-KINDS = ("duration", "count", "ratio", "compute", "percent", "date", "other")
-BOUNDS = ("exact", "approx", "upper", "lower")
-READINGS = ("times_as", "increase_by", "ambiguous")
-VERDICTS = ("supported", "contradicted", "ambiguous", "unverifiable", "out_of_scope")
-ENTITY_TYPES = ("org", "accelerator", "system", "benchmark", "round", "framework")
+class Kind(StrEnum):
+    """What a claim's number measures (the output contract's `kind`)."""
+
+    DURATION = "duration"
+    COUNT = "count"
+    RATIO = "ratio"
+    COMPUTE = "compute"
+    PERCENT = "percent"
+    DATE = "date"
+    OTHER = "other"
+
+
+class Bound(StrEnum):
+    """How the number bounds the quantity: as written, about, at most, at least."""
+
+    EXACT = "exact"
+    APPROX = "approx"
+    UPPER = "upper"
+    LOWER = "lower"
+
+
+class Reading(StrEnum):
+    """How an "N倍 / N times" phrase reads: N times as much, increased by N (N+1 times), either."""
+
+    TIMES_AS = "times_as"
+    INCREASE_BY = "increase_by"
+    AMBIGUOUS = "ambiguous"
+
+
+class Verdict(StrEnum):
+    """The output contract's verdicts."""
+
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    AMBIGUOUS = "ambiguous"
+    UNVERIFIABLE = "unverifiable"
+    OUT_OF_SCOPE = "out_of_scope"
+
+
+class EntityType(StrEnum):
+    ORG = "org"
+    ACCELERATOR = "accelerator"
+    SYSTEM = "system"
+    BENCHMARK = "benchmark"
+    ROUND = "round"
+    FRAMEWORK = "framework"
+
+
+# The closed choices as plain tuples of their values, for membership tests and ordered iteration (a StrEnum
+# member is its string, so "count" in KINDS and Kind.COUNT in KINDS both hold).
+KINDS = tuple(k.value for k in Kind)
+BOUNDS = tuple(b.value for b in Bound)
+READINGS = tuple(r.value for r in Reading)
+VERDICTS = tuple(v.value for v in Verdict)
+ENTITY_TYPES = tuple(e.value for e in EntityType)
 
 
 # The metadata keys that may give an article's publication date (its sidecar, its front matter)

@@ -5,12 +5,29 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import Field, dataclass, field, fields, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ConfigError
 
-SEGMENTERS = ("lazy", "spacy", "jieba")  # see Settings.segmenter
+
+class Segmenter(StrEnum):
+    """How Chinese is cut into words and sentences (see Settings.segmenter)."""
+
+    LAZY = "lazy"
+    SPACY = "spacy"
+    JIEBA = "jieba"
+
+
+class Engine(StrEnum):
+    """Where a batch's articles run: local worker processes or a dask cluster."""
+
+    LOCAL = "local"
+    DASK = "dask"
+
+
+SEGMENTERS = tuple(s.value for s in Segmenter)
 
 
 @dataclass(frozen=True)
