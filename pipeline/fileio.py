@@ -31,6 +31,7 @@ _MODE = 0o666 & ~_umask()
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file, synced and renamed over it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -166,18 +167,22 @@ def atomic_write_files(files: dict[Path, bytes]) -> None:
 
 
 def jsonl_bytes(rows: Iterable[dict[str, Any]]) -> bytes:
+    """Rows as JSON lines (UTF-8, one object per line)."""
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
 
 
 def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` as UTF-8, atomically."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """Write rows to `path` as JSON lines, atomically."""
     atomic_write_bytes(path, jsonl_bytes(rows))
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines file; a damaged line is a CorruptFileError naming file and line."""
     rows = []
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):

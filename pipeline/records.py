@@ -42,6 +42,7 @@ def ratio_as_percent(claim: Claim) -> Claim:
 
 
 def is_percent_change(claim: Claim) -> bool:
+    """Whether the claim is a percentage of change ("25% faster"), checked as the ratio it implies."""
     return claim.kind == "percent" and claim.ratio_reading is not None and isinstance(claim.value, (int, float))
 
 
@@ -136,6 +137,7 @@ class Article:
 
     @property
     def sha256(self) -> str:
+        """The hash of the decoded text: what a stored result and an exported task are checked against."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
@@ -160,6 +162,7 @@ class Entities:
     framework: str | None = None
 
     def as_dict(self) -> dict[str, str | None]:
+        """The entities as a mapping of type to id (None where none)."""
         return {t: getattr(self, t) for t in ENTITY_TYPES}  # dataclasses.asdict deep-copies: slow
 
 
@@ -226,6 +229,7 @@ class Claim:
         return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
 
     def to_contract(self) -> dict[str, Any]:
+        """The record as claims.jsonl holds it, in the output contract's field order."""
         d: dict[str, Any] = {
             "id": self.id,
             "doc": self.doc,
@@ -259,10 +263,12 @@ class Claim:
         return d
 
     def to_json(self) -> str:
+        """The record as one line of claims.jsonl."""
         return json.dumps(self.to_contract(), ensure_ascii=False, sort_keys=False)
 
     @classmethod
     def from_contract(cls, d: dict[str, Any]) -> Claim:
+        """A Claim from a row of claims.jsonl."""
         ents = d.get("entities") or {}
         return cls(
             doc=d["doc"],
@@ -302,6 +308,7 @@ class ArticleError:
     detail: str  # what happened and what to do
 
     def to_contract(self) -> dict[str, str]:
+        """The record as claims.jsonl holds it, in the output contract's field order."""
         return {"doc": self.doc, "error": self.error, "detail": self.detail}
 
 

@@ -86,6 +86,7 @@ class Settings:
         return cls().updated(data, source=str(path))
 
     def updated(self, values: dict, source: str = "settings") -> Settings:
+        """A copy with `values` set, each checked for its type and range (`source` names where they came from)."""
         known = {f.name: f for f in fields(self)}
         clean = {}
         for key, value in values.items():

@@ -21,6 +21,7 @@ from typing import Any
 
 class _HideTorch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):  # noqa: ANN001 - the MetaPathFinder signature
+        """Refuse torch while spaCy loads; let every other import through."""
         if name == "torch" or name.startswith("torch."):
             # thinc catches ImportError and records that torch is not available
             raise ImportError(f"{name} is not loaded with spaCy in newsclaims")

@@ -76,9 +76,11 @@ class _Visible(HTMLParser):
 
     @property
     def hidden(self) -> bool:
+        """Whether the parser is inside an element whose text no reader sees."""
         return any(self.open.values())
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        """Enter an element: note whether it hides its text and where blocks break."""
         # Attributes (onclick, onerror, href="javascript:...") are never text and never looked at.
         if tag == "body":
             self.open.pop("head", None)  # an unclosed <head> ends where the body starts
@@ -90,10 +92,12 @@ class _Visible(HTMLParser):
                 self.parts.append("\n")
 
     def handle_startendtag(self, tag: str, attrs: list) -> None:
+        """A self-closing element: a line break where it breaks a line."""
         if tag in BLOCKS:
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        """Leave an element."""
         if tag in HIDDEN:
             self.open[tag] = max(0, self.open.get(tag, 0) - 1)
         elif tag in BLOCKS:
@@ -102,11 +106,13 @@ class _Visible(HTMLParser):
                 self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
+        """Keep text outside hidden elements."""
         if not self.hidden:
             self.parts.append(data)
 
 
 def visible_text(html: str) -> str:
+    """The text a reader of the page sees, without scripts, styles, templates or hidden elements."""
     parser = _Visible()
     try:
         parser.feed(html)

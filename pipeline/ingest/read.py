@@ -108,6 +108,7 @@ def printable(name: str) -> str:
 
 
 def doc_id(path: Path, root: Path) -> str:
+    """The article's id in every output: its path relative to the input folder, with forward slashes."""
     root = Path(root)
     if root.is_file():
         return printable(path.name)
@@ -115,6 +116,7 @@ def doc_id(path: Path, root: Path) -> str:
 
 
 def read_meta(path: Path) -> dict:
+    """The article's sidecar (<file>.meta.yaml) as a mapping; empty when it has none."""
     meta_path = path.with_name(path.name + META_SUFFIX)
     try:
         st = meta_path.stat()

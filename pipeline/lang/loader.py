@@ -143,6 +143,7 @@ class Language:
 
     @property
     def cjk(self) -> bool:
+        """Whether the language is written in CJK characters (no spaces between words)."""
         return self.script == "cjk"
 
 
@@ -202,6 +203,7 @@ def _units(path: Path, base: dict[str, Unit], section: dict[str, Any], key: str)
 
 @lru_cache(maxsize=1)
 def base_units() -> dict[str, Unit]:
+    """The units common to every language (base/units.yaml), by key."""
     path = LANG_DIR / "base" / "units.yaml"
     data = read_yaml(path) or {}
     out = {}
@@ -378,4 +380,5 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
 
 
 def load_all(lang_dir: str | None = None) -> dict[str, Language]:
+    """Every language newsclaims reads, by code."""
     return {code: load_language(code, lang_dir) for code in LANGUAGES}

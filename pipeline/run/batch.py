@@ -73,6 +73,7 @@ class BatchSummary:
 
     @property
     def ok(self) -> bool:
+        """Whether the batch did its job: no articles at all, or at least one read."""
         return self.articles == 0 or self.succeeded > 0
 
 

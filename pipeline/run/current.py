@@ -28,6 +28,7 @@ _CODE_SUFFIXES = {".py", ".yaml", ".txt", ".jsonl", ".csv", ".json", ".j2", ".ht
 
 @lru_cache(maxsize=1)
 def code_version() -> str:
+    """A hash of everything in the package that can change an output (code, data, templates)."""
     h = hashlib.sha1()
     hash_tree(h, PACKAGE_DIR, _CODE_SUFFIXES)
     return h.hexdigest()

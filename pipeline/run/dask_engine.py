@@ -62,6 +62,7 @@ _RUNNERS: queue.SimpleQueue[IsolatedRunner] = queue.SimpleQueue()
 
 
 def limited(settings: Settings) -> bool:
+    """Whether the settings set a per-article time limit the dask workers must enforce."""
     return 0 < settings.article_timeout < math.inf
 
 

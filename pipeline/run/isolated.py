@@ -114,6 +114,7 @@ class IsolatedRunner:
         return _exit_reason(code)
 
     def stop(self) -> None:
+        """Stop the child process, if one runs."""
         if self.proc is None:
             return
         if self.proc.poll() is None:

@@ -118,6 +118,7 @@ class _Pool:
         self.remaining = len(jobs)
 
     def start(self) -> None:
+        """Start one worker process; it reports ready once it has loaded the pipeline."""
         parent_end, child_end = self.ctx.Pipe()
         proc = self.ctx.Process(target=_worker_main, args=(child_end, os.getpid(), self.fn, self.warm), daemon=True)
         proc.start()
@@ -125,6 +126,7 @@ class _Pool:
         self.workers.append(_Worker(proc, parent_end, deadline=time.monotonic() + STARTUP_TIMEOUT))
 
     def stop(self, w: _Worker) -> None:
+        """Remove a worker: kill it if it still runs and close its pipe."""
         self.workers.remove(w)
         if w.proc.is_alive():
             w.proc.kill()
@@ -132,6 +134,7 @@ class _Pool:
         w.conn.close()
 
     def assign(self, w: _Worker) -> None:
+        """Give a worker the next job, or tell it there is none left."""
         if self.pending:
             w.job = self.pending.pop()
             w.deadline = time.monotonic() + self.timeout
@@ -217,6 +220,7 @@ class _Pool:
         return out
 
     def close(self) -> None:
+        """Tell every worker to finish, then stop those that do not."""
         for w in list(self.workers):
             try:
                 w.conn.send(None)

@@ -82,6 +82,7 @@ class Pipeline:
         return seg, claims
 
     def process(self, article: Article) -> ArticleResult:
+        """The article's claims, linked and checked against the official results."""
         seg, claims = self.analyse(article)
         claims = reconcile_article(seg, claims, self.official, load_kb(), self.settings)
         langs = [s.lang for s in seg.sentences]

@@ -46,6 +46,7 @@ RESULT_LIBRARIES = ("spacy", "jieba", "cn2an", "opencc", "trafilatura", "charset
 
 
 def library_versions() -> dict[str, str]:
+    """The versions of the libraries that read the text (RESULT_LIBRARIES), "absent" where one is missing."""
     from importlib.metadata import PackageNotFoundError, version
 
     out = {}

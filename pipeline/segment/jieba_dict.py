@@ -39,6 +39,7 @@ class TrieFreq(MutableMapping):
         return int(found[0][0])
 
     def get(self, word: str, default: Any = None) -> Any:
+        """The word's frequency, or `default` when the dictionary does not hold it."""
         if word in self.added:
             return self.added[word]
         found = self.trie.get(word)

@@ -65,6 +65,7 @@ def _tokens(words: list[str], text: str) -> tuple[list[int], list[int]]:
 
 
 def zh_doc(text: str, punct_chars: Collection[str]) -> ZhDoc:
+    """The tokens and sentences spaCy's jieba pipeline gives `text`, without building a Doc."""
     import jieba
 
     words = [w for w in jieba.cut(text, cut_all=False) if w]

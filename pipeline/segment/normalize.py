@@ -24,6 +24,7 @@ _FOLD_ANY = re.compile("[" + "".join(re.escape(c) for c in _FOLD) + "]")
 
 
 def fold_width(text: str) -> str:
+    """Full-width ASCII and spaces folded to their half-width forms (offsets unchanged)."""
     return text.translate(_FOLD_TABLE) if _FOLD_ANY.search(text) else text
 
 
@@ -42,6 +43,7 @@ def _s2t():
 
 
 def is_cjk(ch: str) -> bool:
+    """Whether the character is a CJK ideograph."""
     o = ord(ch)
     return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FA1F or 0xF900 <= o <= 0xFAFF
 

@@ -65,6 +65,7 @@ def _cjk_share(text: str) -> float:
 
 
 def sentence_lang(text: str) -> str:
+    """"zh" for a sentence mostly in CJK characters, else "en"."""
     return "zh" if _cjk_share(text) >= 0.3 else "en"
 
 
@@ -273,4 +274,5 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
 
 
 def user_dict_path() -> Path:
+    """Our jieba user dictionary (words jieba must keep whole)."""
     return LANG_DIR / "zh" / "user_dict.txt"
