@@ -69,6 +69,8 @@ class ChartPoints:
         self.max_points = max_points
 
     def add(self, claim: dict[str, Any]) -> None:
+        """Count one claim into its bin (nothing for a claim that cannot be plotted), coarsening the bins
+        past `max_points`."""
         p = plotted(claim)
         if p is None:
             return
@@ -97,10 +99,12 @@ class ChartPoints:
                     self._put(point, p, point["count"])
 
     def points(self) -> list[dict[str, Any]]:
+        """The representative points, each with the number of claims it stands for in "count"."""
         return list(self._bins.values())
 
 
 def thinned(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The claims reduced to chart points (see ChartPoints)."""
     acc = ChartPoints()
     for c in claims:
         acc.add(c)

@@ -91,6 +91,8 @@ class CorpusIndex:
     _firsts: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def add_claim(self, c: dict[str, Any], at: int) -> None:
+        """Index the claim at byte offset `at` of claims.jsonl: its article's place and counts, the chart,
+        the discrepancies the corpus page shows."""
         doc = str(c.get("doc"))
         c.setdefault("id", f"claim-{at}")
         self.claim_offsets.setdefault(doc, array("q")).append(at)
@@ -112,6 +114,8 @@ class CorpusIndex:
         self.chart.add(c)
 
     def add_conflict(self, k: dict[str, Any], at: int) -> None:
+        """Index the conflict at byte offset `at` of conflicts.jsonl: the counts of its articles, and the
+        first ones in report order."""
         self.conflicts += 1
         self.cross_article += bool(k.get("cross_article"))
         for doc in {str(c.get("doc")) for c in k.get("claims") or []}:
@@ -123,10 +127,12 @@ class CorpusIndex:
             kept.append(k)
 
     def finish(self) -> None:
+        """Settle the conflicts the corpus page shows, once every conflict is added."""
         self.top_conflicts = [k for order in sorted(self._firsts) for k in self._firsts[order]][:INDEX_ROWS]
         self._firsts = {}
 
     def doc_claims(self, doc: str) -> list[dict[str, Any]]:
+        """The claims of `doc`, read back from claims.jsonl."""
         return read_at(self.claims_path, self.claim_offsets.get(doc, ()))
 
     def doc_conflicts(self, docs: list[str]) -> list[dict[str, Any]]:

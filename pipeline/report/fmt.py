@@ -34,6 +34,7 @@ _SPANS = ((31_557_600, "years"), (604_800, "weeks"), (86_400, "days"), (3_600, "
 
 
 def is_number(x: Any) -> TypeGuard[int | float]:
+    """A finite int or float, not a bool: a value that can be shown and plotted as a number."""
     return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
 
 
@@ -95,6 +96,7 @@ def interval(low: Any, high: Any, unit: str | None) -> str:
 
 
 def entities_text(entities: dict[str, Any] | None) -> str:
+    """The entities as "type: id" pairs in ENTITY_KEYS order; "—" when there are none."""
     ents = entities or {}
     return ", ".join(f"{k}: {ents[k]}" for k in ENTITY_KEYS if ents.get(k)) or "—"
 
@@ -134,6 +136,7 @@ def readings_text(alternatives: Any) -> str:
 
 
 def reading_text(claim: dict[str, Any]) -> str:
+    """The claim's ratio reading in words, with its cue; empty when it has none."""
     reading = claim.get("ratio_reading")
     if not reading:
         return ""
@@ -143,6 +146,7 @@ def reading_text(claim: dict[str, Any]) -> str:
 
 
 def bound_text(claim: dict[str, Any]) -> str:
+    """The claim's bound in words (exact when unset), with its cue."""
     bound = claim.get("bound") or "exact"
     label = BOUND_LABELS.get(bound, bound)
     cue = claim.get("bound_cue")

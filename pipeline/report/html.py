@@ -37,6 +37,7 @@ _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\
 
 @lru_cache(maxsize=1)
 def template_env() -> jinja2.Environment:
+    """The Jinja environment of the report's templates, autoescaping, made once."""
     # autoescape=True, not select_autoescape: our templates end in .j2, which select_autoescape would skip.
     # ChainableUndefined: a claim row missing an optional field shows an empty cell instead of failing the run.
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
@@ -49,6 +50,7 @@ def inline_asset(name: str) -> str:
 
 
 def script_json(data: Any) -> str:
+    """`data` as JSON that is safe inside a <script> element; ValueError for NaN or infinity."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
     for ch, esc in _SCRIPT_ESCAPES.items():
         text = text.replace(ch, esc)
@@ -56,6 +58,7 @@ def script_json(data: Any) -> str:
 
 
 def csp_hash(script: str) -> str:
+    """The Content-Security-Policy source that allows exactly this inline script."""
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 

@@ -49,10 +49,12 @@ class ArticleView:
 
     @property
     def langs(self) -> list[str]:
+        """The languages of the article's claims, else the language its metadata gives."""
         return sorted({c.get("lang") or "" for c in self.claims} - {""}) or [str(self.meta.get("language") or "")]
 
     @property
     def counts(self) -> list[tuple[str, int]]:
+        """(verdict, claims) for each verdict the article has, in report order."""
         n = Counter(c.get("verdict") for c in self.claims)
         return [(v, n[v]) for v in VERDICT_ORDER if n[v]]
 
@@ -69,10 +71,12 @@ class ReportData:
 
     @property
     def discrepancies(self) -> list[dict[str, Any]]:
+        """The contradicted and ambiguous claims."""
         return [c for c in self.claims if c.get("verdict") in DISCREPANCY]
 
     @property
     def summary(self) -> dict[str, Any]:
+        """The counts the report's summary shows."""
         verdicts = Counter(c.get("verdict") for c in self.claims)
         return {
             "articles": len(self.articles),
@@ -89,10 +93,12 @@ class ReportData:
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines file; none when it does not exist."""
     return read_jsonl(path) if path.exists() else []
 
 
 def run_info(out_dir: Path) -> dict[str, Any]:
+    """The run's run.json, or {} when it is missing or unreadable: the report works without it."""
     path = out_dir / "run.json"
     if not path.exists():
         return {}
@@ -170,6 +176,8 @@ def _within(path: Path, root: Path) -> bool:
 
 
 def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None) -> ArticleView:
+    """One article as the report shows it: its text with the claims highlighted, or the sentences that
+    hold them, with a note why, when the article cannot be read, lies outside the folder or changed."""
     verdicts = {c["id"]: c.get("verdict") or "unverifiable" for c in claims}
     note = "The articles were not available: showing the sentences that hold the claims."
     if input_dir is not None:
@@ -241,6 +249,8 @@ def article_docs(folder: Path | None, claim_docs: Iterable[str], errors: list[di
 
 
 def load_report(out_dir: Path, input_dir: Path | None = None) -> ReportData:
+    """Everything the report shows of the run in `out_dir`, its articles read from `input_dir` or the
+    folder run.json names."""
     out_dir = Path(out_dir)
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)

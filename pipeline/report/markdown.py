@@ -43,6 +43,7 @@ def code(value: Any) -> str:
 
 
 def table(headers: list[str], rows: list[list[Any]], right: tuple[int, ...] = ()) -> list[str]:
+    """A Markdown table, every cell escaped; the columns in `right` are right-aligned."""
     lines = ["| " + " | ".join(cell(h) for h in headers) + " |",
              "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
@@ -55,6 +56,7 @@ def _verdict(c: dict[str, Any]) -> str:
 
 
 def summary_lines(s: dict[str, Any], official: str | None, chart_file: str | None) -> list[str]:
+    """The summary paragraph, the verdict table, the distortions and (with `chart_file`) the chart."""
     against = f" ({cell(official)})" if official else ""
     out = [f"{s['claims']} numeric claims in {s['articles']} articles, checked against the official MLPerf "
            f"results{against}. Discrepancies (contradicted or ambiguous claims): **{s['discrepancies']}**. "
@@ -70,6 +72,8 @@ def summary_lines(s: dict[str, Any], official: str | None, chart_file: str | Non
 
 
 def conflict_lines(conflicts: list[dict[str, Any]], total: int, more: str = "") -> list[str]:
+    """The conflicts section, `total` in its heading: each conflict with a table of its claims; one
+    listed in full in another part links there."""
     shown = f", the first {len(conflicts)} shown" if len(conflicts) < total else ""
     out = [f"## Conflicts ({total}{shown})", ""]
     if not conflicts:
@@ -95,6 +99,7 @@ def conflict_lines(conflicts: list[dict[str, Any]], total: int, more: str = "") 
 
 
 def discrepancy_lines(disc: list[dict[str, Any]], total: int, more: str = "") -> list[str]:
+    """The discrepancies section, `total` in its heading: a table of the contradicted and ambiguous claims."""
     shown = f", the first {len(disc)} shown" if len(disc) < total else ""
     out = [f"## Discrepancies ({total}{shown})", ""]
     if shown and more:
@@ -109,6 +114,7 @@ def discrepancy_lines(disc: list[dict[str, Any]], total: int, more: str = "") ->
 
 
 def error_lines(errors: list[dict[str, Any]]) -> list[str]:
+    """The section of articles that could not be read; nothing when there are none."""
     if not errors:
         return []
     out = [f"## Articles that could not be read ({len(errors)})", ""]
@@ -117,6 +123,7 @@ def error_lines(errors: list[dict[str, Any]]) -> list[str]:
 
 
 def article_lines(a: ArticleView) -> list[str]:
+    """One article's heading, verdict counts and table of claims."""
     heading = f"{cell(a.title)} ({code(a.doc)})" if a.title else code(a.doc)
     out = [f"### {heading}", ""]
     if not a.claims:

@@ -56,10 +56,12 @@ class IndexRow:
 
     @property
     def href_part(self) -> str:
+        """The article's part page, relative to the corpus page."""
         return f"{PAGES_DIR}/{part_name(self.part)}.html"
 
     @property
     def href(self) -> str:
+        """A link to the article in its part page."""
         return f"{self.href_part}#doc-{self.anchor}"
 
 
@@ -67,6 +69,7 @@ PART_FILE = re.compile(r"part-\d{4,}\.(html|md)")
 
 
 def part_name(number: int) -> str:
+    """The file name of part `number`, without extension: part-0001."""
     return f"part-{number:04d}"
 
 

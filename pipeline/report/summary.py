@@ -95,6 +95,7 @@ def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None)
 
 
 def templates_of(words: dict[str, Any]) -> dict[str, Any]:
+    """The language's summary templates (by verdict, and "why", "no_subject"); empty when it has none."""
     return words.get("templates") or {}
 
 

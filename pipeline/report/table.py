@@ -44,6 +44,8 @@ def _text(x: Any) -> str | None:
 
 
 def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
+    """One claim as a row of the Parquet schema: number and text columns split, one column per entity type,
+    `extra` fields as JSON text."""
     row: dict[str, Any] = {k: _text(c.get(k)) for k in STRING}
     row.update({k: int(c[k]) if c.get(k) is not None else None for k in INTS})
     row.update({k: float(c[k]) if is_number(c.get(k)) else None for k in FLOATS})
@@ -93,6 +95,7 @@ def write_parquet(fh: IO[bytes], rows: Iterable[dict[str, Any]], extra: list[str
 
 
 def claims_parquet(claims: list[dict[str, Any]]) -> bytes:
+    """The claims as the bytes of a Parquet file."""
     buf = io.BytesIO()
     write_parquet(buf, claims, extra_columns(k for c in claims for k in c))
     return buf.getvalue()

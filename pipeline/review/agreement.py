@@ -72,6 +72,8 @@ def _f1(matched: int, na: int, nb: int) -> float | None:
 
 
 def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+    """Two reviewers' rows on one article compared: span F1 (by overlap and exact) and Cohen's kappa on
+    verdicts and on accept/reject; the "_" keys carry the raw pairs for pooling."""
     acc_a = [r for r in a if r.get("status", "accepted") == "accepted"]
     acc_b = [r for r in b if r.get("status", "accepted") == "accepted"]
     spans = _pair(acc_a, acc_b)

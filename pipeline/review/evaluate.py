@@ -55,6 +55,7 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 def full_match(p: dict, g: dict) -> bool:
+    """A predicted claim is right about its gold claim: the same value (within rounding), unit and bound."""
     return same_value(p.get("value"), g.get("value")) and p.get("unit") == g.get("unit") and (
         p.get("bound", "exact") == g.get("bound", "exact"))
 
@@ -88,6 +89,7 @@ class Counts:
     fn: int = 0
 
     def prf(self) -> tuple[float, float, float]:
+        """(precision, recall, F1); a precision or recall with nothing to count is 1.0."""
         p = self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
         r = self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
         f = 2 * p * r / (p + r) if p + r else 0.0
@@ -121,6 +123,8 @@ class Report:
                 "discrepancy_recall": share(self.discrepancies[1], self.discrepancies[0])}
 
     def as_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data: span and claim P/R/F1 per language and per kind, field accuracy
+        and red flags."""
         out: dict[str, Any] = {"docs": self.docs, "span": {}, "claim": {}, "fields": {}, "red_flags": self.red_flags()}
         for name, table in (("span", self.span), ("claim", self.claim)):
             for lang, c in sorted(table.items()):
@@ -143,6 +147,8 @@ class Report:
 
 
 def evaluate(pred_rows: list[dict], gold: dict[str, list[dict]], docs: set[str] | None = None) -> Report:
+    """Score `pred_rows` against `gold` on `docs` (default: every doc with gold): matched, extra and
+    missed claims per language and kind, field agreement on matched pairs, red flags."""
     rep = Report()
     by_doc: dict[str, list[dict]] = defaultdict(list)
     for row in pred_rows:

@@ -76,6 +76,7 @@ def annotate_export(out_dir: Path, fmt: str, to: Path, input_dir: Path | None = 
 
 
 def detect_format(rows: list[dict[str, Any]]) -> str:
+    """Which tool wrote the review file, told by the keys of its first task; ReviewFileError when none fits."""
     first = rows[0] if rows else {}
     data = first.get("data")
     if "annotations" in first or "predictions" in first or (isinstance(data, dict) and "text" in data):
@@ -127,6 +128,8 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 
 def read_reviewed(path: Path, fmt: str | None = None, problems: list[str] | None = None
                   ) -> tuple[str, list[ReviewedDoc]]:
+    """A review export as (format, reviewed articles); the format is detected unless `fmt` names it, and
+    tasks that cannot be read are listed in `problems`."""
     rows = read_rows(Path(path))
     fmt = fmt or detect_format(rows)
     problems = problems if problems is not None else []
@@ -168,6 +171,8 @@ class RunArticles:
         return self._runs[key]
 
     def text(self, rd: ReviewedDoc) -> str | None:
+        """The text of `rd`'s article as its run reads it now (cached); None when the run or the article
+        cannot be read."""
         run = self._run(rd.run)
         if isinstance(run, str):
             return None

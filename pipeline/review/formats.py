@@ -52,6 +52,8 @@ def _tokens(text: str, cuts: set[int]) -> list[dict[str, Any]]:
 
 
 def prodigy_task(item: DocItem) -> dict[str, Any]:
+    """One article as a Prodigy task: tokens cut at every span edge, claim spans with their attributes,
+    entity spans, relations, stable hashes and our payload."""
     cuts = {x for c in item.claims for x in (c["start"], c["end"])}
     cuts |= {x for e in item.entities for x in (e.start, e.end)}
     toks = _tokens(item.text, cuts)
@@ -90,6 +92,8 @@ def _payload(item: DocItem) -> dict[str, Any]:
 
 
 def doccano_task(item: DocItem, index: int) -> dict[str, Any]:
+    """One article as doccano task number `index`: claim and entity spans (offsets in UTF-16 code units),
+    relations and our payload."""
     omap, unit = OffsetMap(item.text), UNITS["doccano"]
     ids: dict[str, int] = {}
     ents = []
@@ -108,6 +112,8 @@ def doccano_task(item: DocItem, index: int) -> dict[str, Any]:
 
 
 def write(fmt: str, items: list[DocItem], to: Path) -> list[Path]:
+    """Write the articles as `fmt` (prodigy or doccano) JSONL tasks to `to`: a file, or a folder (then
+    tasks.jsonl inside); returns the path."""
     path = to if to.suffix.lower() in (".jsonl", ".json") else to / "tasks.jsonl"
     if fmt == "prodigy":
         rows = [prodigy_task(i) for i in items]
@@ -125,6 +131,8 @@ def _predicted(nc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, EntitySpan
 
 
 def read(fmt: str, rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
+    """The reviewed articles of `fmt` (prodigy or doccano) task rows; a task skipped or out of shape is
+    said in `problems`."""
     out = []
     for n, row in enumerate(rows, 1):
         try:

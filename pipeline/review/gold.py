@@ -59,6 +59,7 @@ def check_doc(doc: str) -> str:
 
 
 def now() -> str:
+    """The current UTC time, ISO to the second, as the log records it."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -87,15 +88,19 @@ class GoldStore:
         return read_jsonl(path) if path.exists() else []
 
     def rows(self, doc: str, what: str = "claim") -> list[dict[str, Any]]:
+        """The current gold rows of `doc`: its claims, or (`what` "entity") its reviewed entity spans."""
         return self._read(self.path_for(doc, GOLD_SUFFIX if what == "claim" else ENTITIES_SUFFIX))
 
     def conflicts(self, doc: str) -> list[dict[str, Any]]:
+        """The open conflicts of `doc`."""
         return self._read(self.path_for(doc, CONFLICTS_SUFFIX))
 
     def log(self) -> list[dict[str, Any]]:
+        """Every logged decision, in order."""
         return self._read(self.root / LOG_NAME)
 
     def docs(self) -> list[str]:
+        """The docs with a gold claims file, sorted."""
         return sorted(p.relative_to(self.root).as_posix()[: -len(GOLD_SUFFIX)]
                       for p in self.root.rglob("*" + GOLD_SUFFIX) if is_gold_file(p))
 

@@ -45,6 +45,8 @@ def _region(rid: str, control: str, rtype: str, start: int, end: int, value: dic
 
 
 def prediction_result(item: DocItem) -> list[dict[str, Any]]:
+    """The prediction of one article: a labels region per claim with its attribute regions, one per
+    entity span (with its canonical id), and the claim -> entity relations."""
     omap = OffsetMap(item.text)
     out: list[dict[str, Any]] = []
     for c in item.claims:
@@ -70,6 +72,8 @@ def prediction_result(item: DocItem) -> list[dict[str, Any]]:
 
 
 def task(item: DocItem) -> dict[str, Any]:
+    """One article as a Label Studio task: text, doc, task_key and our payload in `data`, our claims as
+    its prediction."""
     return {
         "data": {
             "text": item.text,
@@ -89,6 +93,8 @@ def task(item: DocItem) -> dict[str, Any]:
 
 
 def write(items: list[DocItem], to: Path) -> list[Path]:
+    """Write the tasks and the labeling config to `to`: a .json file (the config beside it) or a folder;
+    returns both paths."""
     if to.suffix.lower() == ".json":
         tasks_path, config_path = to, to.with_name(to.stem + ".label_config.xml")
     else:
@@ -110,6 +116,8 @@ def _reviewer(ann: dict[str, Any]) -> str:
 
 
 def read(rows: list[dict[str, Any]], problems: list[str]) -> list[ReviewedDoc]:
+    """The reviewed articles of a Label Studio export, one per annotation not cancelled; an annotation left
+    out, or a task out of shape, is said in `problems`."""
     out = []
     for n, t in enumerate(rows, 1):
         try:
@@ -191,6 +199,7 @@ def _regions(result: list[dict[str, Any]], omap: OffsetMap, where: str, problems
 # -- a live Label Studio -------------------------------------------------------------------------------
 
 def connect(url: str, api_key: str) -> Any:
+    """A Label Studio client for `url`; ReviewError when the SDK (the `review` extra) is not installed."""
     try:
         from label_studio_sdk import LabelStudio
     except ImportError as exc:  # pragma: no cover - depends on the extra
@@ -199,6 +208,7 @@ def connect(url: str, api_key: str) -> Any:
 
 
 def create_project(ls: Any, title: str) -> int:
+    """A new project with our labeling config; returns its id."""
     return int(ls.projects.create(title=title, label_config=label_studio_config()).id)
 
 

@@ -37,9 +37,11 @@ class OffsetMap:
 
     @property
     def same(self) -> bool:
+        """True when the text has no astral characters, so code points and UTF-16 units count alike."""
         return not self._astral
 
     def to_utf16(self, cp: int) -> int:
+        """The UTF-16 offset of code-point offset `cp`; ValueError when `cp` is outside the text."""
         if not 0 <= cp <= len(self.text):
             raise ValueError(f"offset {cp} is outside the text (0..{len(self.text)})")
         return cp + bisect_right(self._astral, cp - 1)
@@ -54,13 +56,16 @@ class OffsetMap:
         return u - k
 
     def to_unit(self, cp: int, unit: str) -> int:
+        """Code-point offset `cp` as `unit` counts it: in UTF-16 code units, or unchanged in code points."""
         return self.to_utf16(cp) if unit == UTF16 else cp
 
     def from_unit(self, off: int, unit: str) -> int:
+        """Offset `off`, counted in `unit`, as a code-point offset; ValueError as for `from_utf16`."""
         return self.from_utf16(off) if unit == UTF16 else off
 
 
 def utf16_len(text: str) -> int:
+    """The length of `text` in UTF-16 code units, as JavaScript counts it."""
     return len(text.encode("utf-16-le")) // 2
 
 

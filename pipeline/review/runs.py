@@ -16,6 +16,8 @@ from pipeline.review.vocab import entity_key
 
 
 def input_dir_of(out_dir: Path, input_dir: Path | None = None) -> Path:
+    """Where the run's articles are: `input_dir` when given, else the input_dir run.json recorded;
+    ReviewError when neither says."""
     if input_dir is not None:
         return Path(input_dir)
     meta = Path(out_dir) / "run.json"

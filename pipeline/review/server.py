@@ -102,9 +102,12 @@ class ReviewState:
 
     @property
     def by_id(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """The run's claims by (doc, claim id)."""
         return {(c["doc"], c["id"]): c for c in self.claims}
 
     def evidence(self, ids: list[str]) -> list[dict[str, Any]]:
+        """Evidence ids as the page shows them: a URL as a link, an official record's id with the record
+        where it can be read."""
         out = []
         for ev in ids or []:
             item: dict[str, Any] = {"id": ev}
@@ -131,6 +134,8 @@ class ReviewState:
             return None
 
     def view(self, c: dict[str, Any]) -> dict[str, Any]:
+        """One claim as the page shows it: its contract fields, its sentence and the text around it, the
+        evidence, the current gold row and open conflicts."""
         text = self.texts.get(c["doc"])
         sentence = c.get("sentence") or c["text"]
         if text is not None:
@@ -155,6 +160,8 @@ class ReviewState:
 
 def load_state(out_dir: Path, annotations: Path, reviewer: str | None = None, input_dir: Path | None = None
                ) -> ReviewState:
+    """The review state of a run: its claims, the articles' texts where they can be read, and the gold
+    store at `annotations`."""
     from pipeline.errors import ReviewError
     from pipeline.review.runs import input_dir_of
 
@@ -249,6 +256,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "newsclaims-review"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        """Log requests only when the server is verbose."""
         if self.server.verbose:
             super().log_message(format, *args)
 
@@ -271,6 +279,8 @@ class Handler(BaseHTTPRequestHandler):
         return host in self.server.allowed_hosts
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        """The page (with this process's token) at /, the claims at /api/claims; a request naming another
+        host is refused."""
         if not self._host_ok():
             return self._json(HTTPStatus.FORBIDDEN, {"error": "unexpected Host header"})
         path = urlsplit(self.path).path
@@ -286,6 +296,7 @@ class Handler(BaseHTTPRequestHandler):
         return self._json(HTTPStatus.NOT_FOUND, {"error": "not found"})
 
     def do_POST(self) -> None:  # noqa: N802
+        """One decision at /api/decision, once host, token and body size are checked; errors come back as JSON."""
         if not self._host_ok():
             return self._json(HTTPStatus.FORBIDDEN, {"error": "unexpected Host header"})
         if urlsplit(self.path).path != "/api/decision":
@@ -325,12 +336,14 @@ class ReviewServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
+        """The address the server listens on, for the browser."""
         host, port = self.server_address[:2]
         return f"http://{host!s}:{port}/"
 
 
 def make_server(out_dir: Path, annotations: Path, host: str = "127.0.0.1", port: int = 0,
                 reviewer: str | None = None, input_dir: Path | None = None, verbose: bool = False) -> ReviewServer:
+    """A review server for the run in `out_dir`, writing decisions to `annotations`; port 0 picks a free port."""
     return ReviewServer(load_state(Path(out_dir), Path(annotations), reviewer, input_dir), host, port, verbose)
 
 

@@ -54,14 +54,18 @@ def claim_key(doc: str, start: int, end: int, text: str, kind: str) -> str:
 
 
 def row_key(row: dict[str, Any]) -> str:
+    """A gold row's claim id: its own `id`, else the content hash of its span (rows written before ids)."""
     return str(row.get("id") or claim_key(row["doc"], int(row["start"]), int(row["end"]), row["text"], row["kind"]))
 
 
 def entity_key(doc: str, start: int, end: int, etype: str) -> str:
+    """A stable id for an entity span: a hash of its doc, place and type."""
     return "e" + hashlib.sha1(f"{doc}\x1f{start}\x1f{end}\x1f{etype}".encode()).hexdigest()[:15]
 
 
 def format_value(v: Any) -> str | None:
+    """Value -> text box: None stays None, a bool is lower-case, a float its repr, so `parse_value`
+    reads it back exactly."""
     if v is None:
         return None
     if isinstance(v, bool):
@@ -97,10 +101,13 @@ def parse_value(s: str | None, kind: str | None = None) -> Any:
 
 
 def format_entities(ents: Mapping[str, str | None]) -> str:
+    """Entities as the context text box writes them: "type=id; type=id", those without an id left out."""
     return "; ".join(f"{k}={v}" for k, v in ents.items() if v)
 
 
 def parse_entities(s: str | None) -> dict[str, str | None]:
+    """A context text box back to {type: id}: "type=id" pairs split by ";" or newlines; unknown types
+    and empty ids are dropped."""
     out: dict[str, str | None] = {}
     for part in (s or "").replace("\n", ";").split(";"):
         if "=" in part:
@@ -111,6 +118,8 @@ def parse_entities(s: str | None) -> dict[str, str | None]:
 
 
 def same_field(name: str, a: Any, b: Any) -> bool:
+    """Two values of one decision field agree: numbers within rounding noise, entities ignoring empty ids,
+    anything else equal."""
     if name in ("value", "of_total") and a is not None and b is not None:
         if isinstance(a, str) or isinstance(b, str):
             return str(a) == str(b)
@@ -121,6 +130,7 @@ def same_field(name: str, a: Any, b: Any) -> bool:
 
 
 def same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two rows say the same: the same status and, unless both rejected, the same DECISION_FIELDS."""
     if a.get("status", "accepted") != b.get("status", "accepted"):
         return False
     if a.get("status", "accepted") == "rejected":
