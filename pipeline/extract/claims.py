@@ -64,6 +64,7 @@ class Blocked:
         self._reach = list(itertools.accumulate((b for _, b in self.spans), max))
 
     def overlaps(self, s: int, e: int) -> bool:
+        """Whether any not-claim span overlaps [s, e)."""
         k = bisect.bisect_left(self._starts, e)
         return k > 0 and self._reach[k - 1] > s
 
@@ -146,12 +147,14 @@ class ArticleScan:
         self._dates: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
 
     def blocked(self, langs: list[Language]) -> Blocked:
+        """The article's not-claim spans under these languages' patterns, found once per set of languages."""
         key = "+".join(lang.code for lang in langs)
         if key not in self._blocked:
             self._blocked[key] = Blocked(blocked_spans(self.view.text, langs))
         return self._blocked[key]
 
     def dates(self, lang: Language) -> list[tuple[str, re.Pattern[str]]]:
+        """The language's date patterns that the article's text can match at all, found once per language."""
         if lang.code not in self._dates:
             self._dates[lang.code] = [(name, rx) for name, rx in date_patterns(lang) if prefilter(rx)(self.view)]
         return self._dates[lang.code]
@@ -184,6 +187,8 @@ class SentenceExtractor:
         return self.scan.blocked([load_language(c) for c in LANGUAGES])
 
     def run(self) -> list[Claim]:
+        """The sentence's claims in text order: its dates, and each number that reads as a quantity worth checking;
+        a number out of range or whose reading fails is lost with a reason in `problems`."""
         s0, s1 = self.sent.start, self.sent.end
         body = self.text[s0:s1]
         claims: list[Claim] = []

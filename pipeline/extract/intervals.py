@@ -36,6 +36,8 @@ def _last_digit_unit(value: float) -> float:
 
 def interval(num: Num, q: Quantity, value: float, bound: str, kind: str, settings: Settings
              ) -> tuple[float | None, float | None]:
+    """The [low, high] a claim allows, from its bound and the precision it was written with, in the quantity's
+    base unit (None: an open end; a date has neither)."""
     if kind == "date":
         return None, None
     f = q.factor

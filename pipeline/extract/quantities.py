@@ -36,6 +36,7 @@ class Quantity:
 
 
 def skip_spaces(text: str, pos: int, limit: int) -> int:
+    """The first position from `pos` (before `limit`) that is not a space or tab."""
     while pos < limit and text[pos] in " \t":
         pos += 1
     return pos
@@ -59,6 +60,8 @@ class Reader:
 
     # -- small matchers -------------------------------------------------------------------------
     def match(self, pos: int, forms, glued_ok: bool = False) -> str | None:
+        """The longest of `forms` written at `pos` within the sentence; a Latin form may not start inside a word,
+        unless glued on (`glued_ok`: threefold)."""
         if pos >= self.s1:
             return None
         m = _match_form(self.text, pos, forms, latin=self.latin, end=self.s1)
@@ -69,6 +72,7 @@ class Reader:
         return m
 
     def unit_at(self, pos: int) -> tuple[str, Unit] | None:
+        """The unit form written at `pos`, as written, and its Unit (None: no unit there)."""
         m = self.match(pos, self.unit_forms)
         if m is None:
             return None
@@ -77,6 +81,7 @@ class Reader:
         return m, unit
 
     def inner_at(self, pos: int) -> tuple[str, str] | None:
+        """A bound written inside the phrase at `pos` (三个多星期, 2000余块, 30-odd): (bound, form as written)."""
         for bound, forms in self.lang.bounds_inner.items():
             m = self.match(pos, forms)
             if m:
@@ -85,6 +90,7 @@ class Reader:
 
     # -- the quantity after a number -----------------------------------------------------------
     def quantity(self, num: Num) -> Quantity | None:
+        """What the number measures (see `_quantity`), with a half unit more for "a minute and a half"."""
         q = self._quantity(num)
         if q is not None and q.kind == "duration":
             # a minute and a half
@@ -348,6 +354,7 @@ class Reader:
         return ok_start and ok_end
 
     def ratio_marker_at(self, pos: int, num: Num) -> str | None:
+        """The ratio marker written at `pos` (倍, times, x); a Latin "x" must not run into a word ("x86")."""
         m = self.match(pos, self.lang.ratio_markers, glued_ok=pos == num.end)
         if not m:
             return None
@@ -359,6 +366,7 @@ class Reader:
         return m
 
     def reading_after(self, pos: int) -> tuple[str, str] | None:
+        """How the words after a ratio marker say to read it (ambiguous, times_as, increase_by): (reading, cue)."""
         q = skip_spaces(self.text, pos, self.s1)
         for reading in ("ambiguous", "times_as", "increase_by"):
             m = self.match(q, self.lang.reading_after.get(reading, ()))

@@ -78,6 +78,7 @@ class _Sent:
     block: int = 0  # paragraphs joined by a single line break share a block
 
     def in_region(self, m: Mention | Cue | Claim) -> frames.Region | None:
+        """The comparison baseline region that holds `m` (None: it is in none)."""
         return next((r for r in self.regions if r.start <= m.start and m.end <= r.end), None)
 
     def home(self, m: Mention | Cue | Claim) -> frames.Span | None:
@@ -147,6 +148,7 @@ class _Sent:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
 
     def cue_types(self, prefix: str) -> set[str]:
+        """The types the sentence's cues name under `prefix` ("anaphor:org" gives org), once per sentence and prefix."""
         # asked once per claim and type: computed once per sentence (a long line holds thousands of claims)
         hit = self._cue_types.get(prefix)
         if hit is None:
@@ -346,6 +348,7 @@ class _Article:
         return [m for st in self._in_order() if st.s.start < pos for m in st.mentions if m.end <= pos and m.id]
 
     def sent_of(self, claim: Claim) -> _Sent | None:
+        """The claim's sentence: the one of its sentence index when it lies there, else the one whose span holds it."""
         st = self.sents.get(claim.sentence_index)
         if st is not None and st.s.start <= claim.start <= st.s.end:
             return st
@@ -354,6 +357,8 @@ class _Article:
     # ------------------------------------------------------------------------------------- per claim
 
     def link(self, claim: Claim) -> Claim:
+        """The claim with its entities, metric, comparison baseline and support, linked from the words of its
+        sentence (and carried from earlier sentences for what they leave unnamed)."""
         st = self.sent_of(claim)
         if st is None:
             ents = Entities(round=self.round)

@@ -58,10 +58,12 @@ def asides(text: str, start: int, brackets: Iterable[tuple[str, str]]) -> list[S
 
 
 def span_of(spans: Sequence[Span], pos: int) -> Span | None:
+    """The span that holds `pos` (None: none does)."""
     return next((s for s in spans if s[0] <= pos < s[1]), None)
 
 
 def inside(m: Mention | Cue, span: Span) -> bool:
+    """Whether the mention or cue lies wholly within `span`."""
     return span[0] <= m.start and m.end <= span[1]
 
 
@@ -226,6 +228,7 @@ def refine_metric(rule: MetricRule | None, claim: Claim, linked: dict[str, str |
 
 
 def metric_name(rule: MetricRule | None, claim: Claim) -> str | None:
+    """The metric a rule gives a claim, its `{counted}` filled in with what the claim counts (None: no rule)."""
     if rule is None:
         return None
     return rule.metric.replace("{counted}", claim.counted or "other")

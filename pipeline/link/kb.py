@@ -164,6 +164,7 @@ class KnowledgeBase:
     cache: dict[str, Any] = field(default_factory=dict, repr=False)  # built lazily: the recognizer
 
     def get(self, etype: str, eid: str | None) -> Entry | None:
+        """The entry of that type and id (None: no id, or one the knowledge base does not hold)."""
         return self.entries.get(etype, {}).get(eid) if eid else None
 
     def lookup(self, text: str, etype: str | None = None) -> Alias | None:
@@ -175,6 +176,7 @@ class KnowledgeBase:
         return None
 
     def members(self, etype: str, family: str) -> list[Entry]:
+        """The entries of that type in one family."""
         return [e for e in self.entries.get(etype, {}).values() if e.family == family]
 
     def round_id(self, value: Any) -> str | None:
@@ -208,6 +210,7 @@ class KnowledgeBase:
         return found
 
     def previous_round(self, rid: str | None) -> str | None:
+        """The round published before `rid` (None: it is the first, or no known round)."""
         ids = [r.id for r in self.rounds]
         return ids[ids.index(rid) - 1] if rid in ids and ids.index(rid) > 0 else None
 

@@ -178,6 +178,8 @@ def _metric_rules(path: Path, data: dict[str, Any], kb_types: tuple[str, ...],
 
 
 def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
+    """The linking rules of linking.yaml's parsed `data`, validated: a wrong key, a missing source or
+    confidence, or a malformed cue names the file and the key."""
     if not isinstance(data, dict):
         raise DataFileError(path, "top level must be a mapping")
     _check(path, data, TOP_KEYS, "linking")

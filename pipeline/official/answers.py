@@ -37,11 +37,13 @@ class OfficialResult:
 
     @property
     def scored(self) -> bool:
+        """Whether the result has a score (one without lacks logs or failed)."""
         return self.minutes is not None
 
     # cached: every time claim of an article asks them of every result of its org and round
     @cached_property
     def seconds(self) -> float | None:
+        """The score in seconds (None: unscored)."""
         return None if self.minutes is None else self.minutes * 60.0
 
     @cached_property
@@ -66,10 +68,12 @@ class OfficialResult:
 
     @property
     def frameworks(self) -> tuple[str, ...]:
+        """The result's framework ids (the table joins several with ';')."""
         return tuple(self.framework.split(";")) if self.framework else ()
 
     @property
     def evidence(self) -> tuple[str, ...]:
+        """The result's own record id."""
         return (self.record_id,)
 
 
@@ -84,6 +88,7 @@ class SystemSize:
 
     @property
     def evidence(self) -> tuple[str, ...]:
+        """Every record of a system of that size."""
         return self.records
 
 
@@ -102,10 +107,12 @@ class Speedup:
 
     @property
     def ratios(self) -> dict[str, float]:
+        """The speed-up on each benchmark both sets ran, by benchmark."""
         return dict(self.per_benchmark)
 
     @property
     def same_scale(self) -> bool:
+        """Whether both sets ran at one and the same accelerator count."""
         return len(set(self.scale_a) | set(self.scale_b)) == 1
 
 
@@ -121,6 +128,7 @@ class Leads:
 
     @property
     def evidence(self) -> tuple[str, ...]:
+        """The fastest record of every benchmark, the leaders the count is taken from."""
         return tuple(rid for _, rid in self.leaders)
 
     @property
@@ -143,4 +151,5 @@ class CountUnder:
 
     @property
     def evidence(self) -> tuple[str, ...]:
+        """Every result under the bound."""
         return self.records

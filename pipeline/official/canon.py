@@ -71,25 +71,32 @@ class Canon:
         return self.orgs.get(key, re.sub(r"[^a-z0-9]+", "", key))
 
     def division(self, raw: str) -> str | None:
+        """The division id of a table's division name (None: a spelling canon.yaml does not list)."""
         return self.divisions.get(str(raw).strip().lower())
 
     def category(self, raw: str) -> str | None:
+        """The category id of a table's category name (None: a spelling canon.yaml does not list)."""
         return self.categories.get(str(raw).strip().lower())
 
     def benchmark(self, folder: str) -> str:
+        """The benchmark id of a results folder's name; an unknown folder keeps its own name, lowercased."""
         key = folder.strip().lower()
         return self.benchmarks.get(key, key)
 
     def accelerator(self, text: str) -> Pattern | None:
+        """The first accelerator pattern that matches a system's text (None: no known accelerator)."""
         for p in self.accelerators:
             if p.regex.search(text):
                 return p
         return None
 
     def is_no_accelerator(self, raw: object) -> bool:
+        """Whether an accelerator field is one of canon.yaml's spellings of none ("n/a", "0", empty)."""
         return str(raw if raw is not None else "").strip().lower() in self.no_accelerator
 
     def cpu(self, text: str) -> str | None:
+        """The CPU id of the first pattern that matches a system's text, filled in from its named groups
+        (None: no known CPU)."""
         for p in self.cpus:
             m = p.regex.search(text)
             if m:
@@ -97,6 +104,7 @@ class Canon:
         return None
 
     def frameworks_of(self, text: str) -> tuple[str, ...]:
+        """The framework ids a text names, in canon.yaml's order; an exclusive pattern that matches is the only one."""
         found: list[str] = []
         for p in self.frameworks:
             if p.regex.search(text):
@@ -123,9 +131,11 @@ class RoundRule:
 
     @property
     def version(self) -> str:
+        """The round's version: "0.7" for training-v0.7."""
         return self.round.rsplit("-v", 1)[1]
 
     def drop_count(self, benchmark: str) -> int:
+        """The runs dropped at each end before a benchmark's times are averaged (1 unless rounds.yaml says more)."""
         return int(self.drop.get(benchmark, 1))
 
 
@@ -171,6 +181,7 @@ def canon() -> Canon:
 
 
 def load_canon(path: Path) -> Canon:
+    """The canonical ids of a canon.yaml, validated: every key present and known, every pattern compiling."""
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise DataFileError(path, "expected a mapping at the top level")
@@ -197,6 +208,7 @@ def round_rules() -> dict[str, RoundRule]:
 
 
 def load_round_rules(path: Path) -> dict[str, RoundRule]:
+    """The round rules of a rounds.yaml by round id, validated (a DataFileError names the round and key)."""
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise DataFileError(path, "expected a mapping of rounds")

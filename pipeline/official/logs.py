@@ -52,6 +52,7 @@ class RunLog:
 
     @property
     def seconds(self) -> float | None:
+        """The run's time, run_start to run_stop (None: the log lacks either)."""
         if self.start is None or self.stop is None:
             return None
         return self.stop - self.start
@@ -84,6 +85,8 @@ def _loads(text: str) -> Any:
 
 
 def parse_line(line: str) -> LogLine | None:
+    """One log line in any of the four dialects (see the module docstring); None for any other line, or one
+    whose payload cannot be read."""
     i = line.find(_MLLOG)
     if i >= 0:
         try:

@@ -28,6 +28,7 @@ def sources(dirs: list[Path]) -> dict[str, tuple[str, str, str]]:
 
 
 def render_readme(build: OfficialBuild, src: dict[str, tuple[str, str, str]], today: dt.date) -> str:
+    """The README.md text of a built folder of official tables: sources, scoring, columns, counts per round."""
     from pipeline.official.canon import round_rules
 
     rules = round_rules()
@@ -106,6 +107,7 @@ def render_readme(build: OfficialBuild, src: dict[str, tuple[str, str, str]], to
 
 
 def write_readme(out: Path, dirs: list[Path], build: OfficialBuild, today: dt.date | None = None) -> Path:
+    """Write the folder's README.md (through a temporary file, so a reader never sees half of it); its path."""
     path = out / "README.md"
     text = render_readme(build, sources(dirs), today or dt.date.today())
     tmp = path.with_name(f".{path.name}.tmp")

@@ -76,6 +76,7 @@ SINGLE_NODE_ACCELERATORS = 8
 
 
 def is_single_node(r: OfficialResult) -> bool:
+    """Whether a result ran on one server as vendors count it: one host, at most SINGLE_NODE_ACCELERATORS chips."""
     return r.host_count == 1 and r.accelerator_count is not None and r.accelerator_count <= SINGLE_NODE_ACCELERATORS
 
 
@@ -173,6 +174,7 @@ class OfficialResults:
         return out
 
     def record(self, record_id: str) -> OfficialResult:
+        """The result with that record id (a KeyError if there is none), from an index built on first use."""
         index = self.__dict__.get("_by_id")
         if index is None:
             index = self.__dict__["_by_id"] = {r.record_id: r for r in self.results}

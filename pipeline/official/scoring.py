@@ -30,6 +30,7 @@ ROUND_RULE = "round-rule (olympic mean)"
 
 
 def package_scorer_name() -> str:
+    """The package scorer's name with its installed version ("mlperf-logging <version>"), else the bare name."""
     try:
         return f"{PACKAGE} {version(PACKAGE)}"
     except PackageNotFoundError:
@@ -111,6 +112,8 @@ class _CachedYaml:
         return getattr(yaml, name)
 
     def load(self, stream: Any, Loader: Any = None) -> Any:  # noqa: N803 - yaml's own signature
+        """yaml.load for the checker: a BaseLoader read of a named file is parsed once (with libyaml if present)
+        and handed out as a fresh copy; any other load passes through."""
         name = getattr(stream, "name", None)
         if Loader is not yaml.BaseLoader or not isinstance(name, str):
             return yaml.load(stream, Loader=Loader)  # noqa: S506 - passes the caller's loader through

@@ -44,6 +44,7 @@ class Statement:
         raise ValueError(f"statement {self.id} states no number ({self.value!r})")
 
     def entity_values(self, key: str) -> tuple[str, ...]:
+        """The ids the statement gives for an entity type (`org`, `round`...); empty when it names none."""
         return self._entity_map.get(key, ())
 
     @cached_property
@@ -52,6 +53,7 @@ class Statement:
 
     @property
     def evidence(self) -> tuple[str, ...]:
+        """The statement's source URL, what a verdict cites."""
         return (self.source_url,)
 
 

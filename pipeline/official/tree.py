@@ -82,6 +82,8 @@ def _benchmark_dirs(root: Path, rule: RoundRule) -> set[PurePosixPath]:
 
 
 def scan_round(root: Path, rule: RoundRule) -> RoundTree:
+    """The benchmark folders of one round's results tree with their logs and other files, including the files
+    the snapshot's manifest lists as missing."""
     manifest, rows = _manifest_rows(root, rule)
     missing: dict[PurePosixPath, list[str]] = defaultdict(list)
     for row in rows:

@@ -32,6 +32,8 @@ def _article_meta(input_dir: Path | None, doc: str) -> dict[str, Any]:
 
 
 def claim_review(claim: dict[str, Any], meta: dict[str, Any], published: str) -> dict[str, Any]:
+    """The ClaimReview of one claim: its rating, the article it appeared in (from `meta`) and its web evidence
+    as citations."""
     value, name = RATINGS[claim["verdict"]]
     appearance: dict[str, Any] = {"@type": "CreativeWork", "name": meta.get("title") or claim["doc"]}
     url = meta.get("url") or meta.get("original_url") or meta.get("source_url")

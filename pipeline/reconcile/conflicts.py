@@ -77,6 +77,7 @@ class _Shown:
 
     @classmethod
     def of(cls, c: Claim) -> _Shown:
+        """What a conflict record keeps of `c`, with the fact it looked up and where the official figure came from."""
         frame = c.frame or {}
         return cls(c.id, sys.intern(c.doc), c.lang, c.text, c.kind, c.value, c.unit, c.bound, c.low, c.high,
                    c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion,
@@ -101,6 +102,7 @@ class ConflictFinder:
         self._groups: dict[tuple[Any, ...], dict[tuple[Any, ...], _Side]] = defaultdict(dict)
 
     def add(self, c: Claim) -> None:
+        """Take one claim: one with a checked verdict and evidence joins its fact's group, under its wording."""
         key = _key(c.kind, c.verdict, c.official, c.evidence)
         if key is not None:
             self._add(key, (c.value, c.ratio_reading, c.low, c.high), lambda: c)

@@ -37,6 +37,7 @@ class ArticleContext:
     memo: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
     def siblings(self, claim: Claim) -> list[Claim]:
+        """The other claims of the claim's sentence (told apart by span: a copy of the claim is not its sibling)."""
         by = self.memo.get("by_sentence")
         if by is None:
             by = self.memo["by_sentence"] = {}
@@ -46,6 +47,7 @@ class ArticleContext:
         return [c for c in by.get(claim.sentence_index, ()) if (c.start, c.end) != (claim.start, claim.end)]
 
     def earlier(self, claim: Claim, window: int = 3) -> list[Claim]:
+        """The article's claims in the `window` sentences before the claim's."""
         return [c for c in self.claims if claim.sentence_index - window <= c.sentence_index < claim.sentence_index]
 
     def paragraph_rounds(self, claim: Claim) -> tuple[str, ...]:
@@ -90,6 +92,7 @@ class ArticleContext:
 
 
 def round_of(claim: Claim, ctx: ArticleContext) -> str | None:
+    """The claim's round: the one its words name, else the article's."""
     return claim.entities.round or ctx.round
 
 
@@ -335,6 +338,7 @@ def round_name(kb: KnowledgeBase, rounds: str) -> str:
 
 
 def system_chips(ctx: ArticleContext, system: str | None, rnd: str | None) -> int | None:
+    """The chips the knowledge base gives a named system in the round (None: no system, or no size)."""
     entry = ctx.kb.get("system", system) if system else None
     chips = entry.attr("chips", rnd) if entry else None
     return int(chips) if chips else None
@@ -358,6 +362,8 @@ def sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
 
 
 def seconds_fact(r: OfficialResult, label: str, alternatives=()) -> Fact:
+    """A result's time as a Fact: the interval its published two-decimal minutes allow, and those minutes
+    in its label."""
     lo, hi = r.published_interval_seconds or (r.seconds, r.seconds)
     return Fact(r.seconds or 0.0, lo, hi, r.evidence, label + f" ({r.published_minutes:.2f} min)",
                 alternatives=alternatives)

@@ -134,10 +134,12 @@ def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False, single
 
 
 def per_chip_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Benchmarks where the subject holds the least chip-minutes of the round (see `wins_count`)."""
     return wins_count(claim, ctx, per_chip=True)
 
 
 def single_node_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """Benchmarks where the subject holds the fastest single-node time of the round (see `wins_count`)."""
     return wins_count(claim, ctx, single_node=True)
 
 

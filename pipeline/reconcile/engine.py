@@ -112,6 +112,8 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
 
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
+    """The article's claims with their verdicts: each weighed in the article's context (its round, mentions
+    and other claims), ratios last, percent changes checked as the ratios they imply."""
     # "25% faster" is checked as the ratio it implies, and reported as written
     changes = [is_percent_change(c) for c in claims]
     claims = [percent_as_ratio(c) if changes[i] else c for i, c in enumerate(claims)]

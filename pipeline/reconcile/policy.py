@@ -38,6 +38,7 @@ class Weighed:
 
     @property
     def verdict(self) -> str:
+        """The verdict of this reading."""
         return self.judgement.verdict
 
 
@@ -133,6 +134,8 @@ def _figure(w: Weighed, unit: str) -> str:
 
 
 def frame_of(claim: Claim, reading: Reading) -> dict:
+    """What the claim is about under `reading` (entities, metric, why), and how near the claim the words for
+    each entity it keeps from the claim were written (`found`)."""
     e = reading.entities
     out: dict = {t: getattr(e, t) for t in ENTITY_TYPES}
     out["metric"] = reading.metric

@@ -76,6 +76,7 @@ def _size_of(side: dict, ctx: ArticleContext, bench: str | None = None) -> tuple
 
 
 def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The ratio of the chip counts of the two sides the claim compares (its subject's over its baseline's)."""
     sides = _sides(claim, ctx)
     if sides is None:
         return None
@@ -88,6 +89,8 @@ def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The speed-up the claim's comparison asks for; with a shrink cue and a value under 1 ("nearly halved"),
+    the share of the earlier time that remains."""
     fact = _speedup(claim, ctx)
     if (fact is not None and isinstance(claim.value, (int, float)) and 0 < claim.value < 1
             and isinstance(fact.value, (int, float)) and fact.value > 1 and has_cue(claim, "shrink", clause=True)):
@@ -273,6 +276,7 @@ def _best_speedup(ctx: ArticleContext, org, sub: dict, base: dict, chips: set[in
 
 
 def is_magnitude(claim: Claim) -> bool:
+    """Whether the claim is a ratio in orders of magnitude (its text holds one of the language's magnitude words)."""
     words = load_language(claim.lang).magnitude_words
     return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in words)
 
@@ -310,6 +314,7 @@ def magnitude(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 # -- statements ------------------------------------------------------------------------------------
 def per_chip_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The ratio of the two sides' per-chip peak compute, as the statements of their chips give it."""
     sides = _sides(claim, ctx)
     if sides is None:
         return None

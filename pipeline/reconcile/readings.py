@@ -69,6 +69,7 @@ class Reading:
     why: str  # how this reading came about, in words ("the round its paragraph names")
 
     def apply(self, claim: Claim) -> Claim:
+        """The claim read this way: with this reading's entities and metric."""
         return evolve(claim, entities=self.entities, metric=self.metric)
 
 
@@ -80,6 +81,7 @@ def level(claim: Claim, etype: str) -> int:
 
 
 def rivals(claim: Claim, etype: str) -> tuple[str, ...]:
+    """The other ids of that type the claim's sentence names (from its support)."""
     return tuple((claim.support or {}).get(etype, (NONE, ()))[1])
 
 
@@ -89,10 +91,12 @@ def _level_without_support(claim: Claim, etype: str) -> int:
 
 
 def subject_level(claim: Claim) -> int:
+    """How near the claim its subject is written: the nearest of its org, accelerator and system."""
     return min(level(claim, t) for t in SUBJECT)
 
 
 def primary(claim: Claim) -> Reading:
+    """The claim as its words give it, with the support of the furthest part it names (the article's if none)."""
     named = [level(claim, t) for t in ("round", *SUBJECT, "benchmark") if getattr(claim.entities, t)]
     return Reading(claim.entities, claim.metric, max(named, default=ARTICLE), "as the article's words give it")
 
@@ -124,6 +128,8 @@ def round_fixed(claim: Claim, ctx: ArticleContext) -> bool:
 
 
 def subject_fixed(claim: Claim) -> bool:
+    """Whether the claim's words fix its subject: named in its clause, or no further back than the previous
+    sentence with no other subject named beside it."""
     lvl = subject_level(claim)
     if lvl == CLAUSE:
         return True
@@ -132,11 +138,13 @@ def subject_fixed(claim: Claim) -> bool:
 
 
 def benchmark_fixed(claim: Claim) -> bool:
+    """Whether the claim's words fix its benchmark: named in its clause, or in its sentence with no other."""
     lvl = level(claim, "benchmark")
     return lvl == CLAUSE or (lvl <= SENTENCE and not rivals(claim, "benchmark"))
 
 
 def needs(claim: Claim) -> tuple[str, ...]:
+    """The parts of the frame the claim's metric needs fixed before a mismatch can be called a contradiction."""
     metric = claim.metric or ""
     if metric in NEEDS:
         return NEEDS[metric]
@@ -197,6 +205,7 @@ def _find_rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, 
 
 
 def round_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, str]]:
+    """The other rounds the claim may be about, each once: (round, support, why)."""
     seen = {claim.entities.round}
     out = []
     for rid, support, why in _other_rounds(claim, ctx):
@@ -207,6 +216,8 @@ def round_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[str, int, st
 
 
 def subject_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, int, str]]:
+    """The other subjects the claim may be about: another org or accelerator its sentence names, or any
+    submitter: (entities, support, why)."""
     e = claim.entities
     out: list[tuple[Entities, int, str]] = []
     for org in rivals(claim, "org"):
@@ -247,6 +258,8 @@ def maker_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, in
 
 
 def metric_readings(claim: Claim, ctx: ArticleContext, base: int) -> list[tuple[str, int, str]]:
+    """The other metrics the claim may be about: a pod's size or share, a company's own stated figure, what
+    else a count of benchmarks counts: (metric, support, why); `base` is the first reading's support."""
     out: list[tuple[str, int, str]] = []
     sibs = tuple(ctx.siblings(claim))
     if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):

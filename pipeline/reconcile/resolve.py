@@ -73,6 +73,8 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
 
 
 def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The official fact for the claim's metric (None: nothing answers it); a duration of four weeks or more
+    that no resolver answers is read as the time between two events."""
     if (claim.metric or "").startswith(STATED):
         return stated(claim, ctx)
     fn = RESOLVERS.get(claim.metric or "")

@@ -22,6 +22,8 @@ from pipeline.records import Claim
 
 # -- sizes ---------------------------------------------------------------------------------------
 def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The chip count in the round that fits the claim: a named system's one size, the size of the result
+    with the time its clause gives, else the largest, smallest or nearest size of the subject's systems."""
     e = claim.entities
     rnd = round_of(claim, ctx)
     if rnd is None or (e.accelerator is None and e.org is None and not _any_submitter(claim)):
@@ -98,6 +100,8 @@ def _sizes_text(sizes: list[int]) -> str:
 
 
 def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The hosts of the subject's systems in the round: the count nearest the claim's, or for a named system
+    the most among systems of its size."""
     e = claim.entities
     rnd = round_of(claim, ctx)
     chips = system_chips(ctx, e.system, rnd)
@@ -116,6 +120,8 @@ def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 # -- ratios --------------------------------------------------------------------------------------
 
 def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """A count of the round's benchmarks, as its words say: those within a time limit, unchanged, skipped or
+    led by the org, the others, those its sentence names, or the whole suite."""
     rnd = round_of(claim, ctx)
     if rnd is None:
         return None
@@ -196,6 +202,8 @@ def _records_cue(claim: Claim) -> bool:
 
 
 def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The benchmarks the subject (anyone, if it names nobody) trained within the time limit stated with
+    the count."""
     rnd = round_of(claim, ctx)
     limit = _limit(claim, ctx)
     if rnd is None or limit is None:
@@ -214,6 +222,8 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The submitters of the round (on the chip the claim names; "partners" leaves out its maker); None when
+    the words are not about submitting."""
     rnd = round_of(claim, ctx)
     if rnd is None or not has_cue(claim, "submit"):
         return None  # "dozens of server makers offer A100 servers" is not about the submitters
@@ -238,6 +248,7 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The round's count of results, as its statement gives it."""
     return statement_fact(claim, ctx, "results_count", ("round",))
 
 

@@ -21,6 +21,8 @@ from pipeline.records import Claim
 # -- statements ------------------------------------------------------------------------------------
 def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
                    scale: str | None = None) -> Fact | None:
+    """The `metric` statement that shares the most of the claim's `keys` entities and contradicts none (at
+    `scale`, if given), with the interval its wording allows; None when none shares any."""
     e = claim.entities.as_dict()
     e.setdefault("round", None)
     e["round"] = e.get("round") or ctx.round
@@ -115,6 +117,7 @@ def peak_compute(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The round's count of results, as its statement gives it."""
     return statement_fact(claim, ctx, "results_count", ("round",))
 
 

@@ -25,6 +25,8 @@ from pipeline.records import Claim
 
 # -- training times ------------------------------------------------------------------------------------
 def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """The official time of the result the claim describes (benchmark, subject, round, chips); for "under N"
+    with no benchmark named, the slowest of the subject's times on its sentence's benchmarks."""
     e = claim.entities
     rnd = round_of(claim, ctx)
     if rnd is None:

@@ -61,12 +61,16 @@ class Judgement:
 
 
 def overlaps(a_low: float | None, a_high: float | None, b_low: float | None, b_high: float | None) -> bool:
+    """Whether [a_low, a_high] and [b_low, b_high] meet (None: open on that side), with a hair of tolerance
+    for float rounding."""
     lo_ok = a_high is None or b_low is None or b_low <= a_high + 1e-9 * max(1.0, abs(a_high))
     hi_ok = a_low is None or b_high is None or a_low <= b_high + 1e-9 * max(1.0, abs(b_high))
     return lo_ok and hi_ok
 
 
 def fmt(x: float | str | None, unit: str = "") -> str:
+    """A figure as explanations show it: four significant digits in its unit, long times in minutes or days,
+    FLOP/s in PFLOP/s; a date as written, None as '-'."""
     if x is None:
         return "-"
     if isinstance(x, str):
