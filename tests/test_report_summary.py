@@ -35,6 +35,9 @@ CASES = [
      ["Ambiguous: the official figure for Google is 4x", "fits only read as “N times as much”"]),
     (_claim(lang="en", text="1993", kind="date", value="1993", unit="date", verdict="out_of_scope"),
      ["Out of scope: “1993”"]),
+    (_claim(text="四倍", kind="ratio", value=4, unit="x", official=4.0,
+            frame={"org": "google", "derivation": "4096 chips / 1024 chips = 4x"}),
+     ["相符", "官方数据为4倍", "（计算：4096 chips / 1024 chips = 4x）。"]),
 ]
 
 

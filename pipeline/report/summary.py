@@ -88,6 +88,11 @@ def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None)
         return None
     distortion = (words.get("distortions") or {}).get(claim.get("distortion") or "")
     why = str(templates_of(words).get("why", " ({distortion})")).format(distortion=distortion) if distortion else ""
+    derivation = str((claim.get("frame") or {}).get("derivation") or "")
+    if derivation and claim.get("verdict") in ("supported", "contradicted", "ambiguous"):
+        # a derived figure (4096 chips / 1024 chips = 4x) shows its arithmetic, which reads in any language
+        template = template.rstrip("。.") + str(templates_of(words).get("derivation", " ({derivation})")).format(
+            derivation=derivation) + ("。" if template.endswith("。") else ".")
     return template.format(text=claim.get("text", ""), reads=_reads(claim, words),
                            official=figure(claim.get("official"), claim.get("unit"), words),
                            subject=_subject(claim, kb, code, words), why=why,
