@@ -71,10 +71,22 @@ def test_every_rule_has_cases():
     assert seen == RULES
 
 
-@pytest.mark.parametrize(("year", "rid"), [("2021", "training-v1.0"), (2018, "training-v0.5"), ("2015", None),
-                                           ("1999", None), ("2019-07", "training-v0.6"), ("2018-05", None)])
+@pytest.mark.parametrize(("year", "rid"), [(2018, "training-v0.5"), ("2020", "training-v0.7"), ("2015", None),
+                                           ("1999", None), ("2019-07", "training-v0.6"), ("2018-05", None),
+                                           ("2021", None), ("2024", None)])  # two rounds a year from 2021 on
 def test_a_year_alone_is_the_round_of_that_year(year, rid):
     assert load_kb().round_in_month(str(year)) == rid
+
+
+@pytest.mark.parametrize(("year", "after", "rid"), [
+    ("2021", "training-v0.7", "training-v1.0"),  # "the next round is expected in 2021", written in 2020
+    ("2024", "training-v3.1", "training-v4.0"),
+    ("2022", "training-v0.7", None),  # two years on: a forecast ("below 10 seconds by 2022"), no round
+    ("2021", "training-v1.0", None),  # from within 2021 either of its rounds
+    ("2021", "training-v2.0", None),  # looking back: either
+])
+def test_a_year_of_two_rounds_seen_from_before_it_is_its_first(year, after, rid):
+    assert load_kb().round_in_month(year, after=after) == rid
 
 
 @pytest.mark.parametrize(

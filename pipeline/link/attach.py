@@ -292,7 +292,7 @@ class _Article:
             if c.kind != "date" or st is None or not isinstance(c.value, str):
                 continue
             value = f"{year}{c.value[1:]}" if c.value.startswith("--") and year else c.value
-            rid = self.kb.round_in_month(value)
+            rid = self.kb.round_in_month(value, after=self.round)
             st.mentions.append(Mention("round", rid, c.start, c.end, c.text, self.rules.confidence["date"], "date"))
             st.mentions.sort(key=lambda m: m.start)
 

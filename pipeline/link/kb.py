@@ -189,14 +189,23 @@ class KnowledgeBase:
         hit = self.lookup(text, "round")
         return hit.id if hit else None
 
-    def round_in_month(self, iso: str) -> str | None:
+    def round_in_month(self, iso: str, after: str | None = None) -> str | None:
         """The round published in the year-month of an ISO date ("2018-12" -> training-v0.5); for a year
-        alone ("2021"), the round of that year when it had only one."""
+        alone ("2021"), the round of that year when it had only one, or, seen from an article of the year
+        before (`after`, its round), the first of that year: the next round to come ("the next round is
+        expected in 2021", written in 2020, is v1.0, not December's v1.1)."""
         text = str(iso)
         month = text[:7]
         if len(text) == 4 and text.isdigit():
-            found = [r.id for r in self.rounds if str(r.attrs["date"])[:4] == text]
-            return found[0] if len(found) == 1 else None
+            found = [r for r in self.rounds if str(r.attrs["date"])[:4] == text]
+            if len(found) == 1:
+                return found[0].id
+            before = self.get("round", after) if after else None
+            # only the year after the article's round: the next round is within a year, a later year is a
+            # forecast ("below 10 seconds by 2022"), no round
+            if found and before is not None and int(str(before.attrs["date"])[:4]) + 1 == int(text):
+                return found[0].id
+            return None
         if len(month) < 7:
             return None
         return next((r.id for r in self.rounds if str(r.attrs["date"])[:7] == month), None)

@@ -195,7 +195,7 @@ def _find_rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, 
             yield prev, SENTENCE, "the round before, as its sentence looks back"
     for c in ctx.siblings(claim):
         if c.kind == "date" and isinstance(c.value, str) and c.start < claim.start:
-            year_round = ctx.kb.round_in_month(c.value[:7]) or ctx.kb.round_in_month(c.value[:4])
+            year_round = ctx.kb.round_in_month(c.value[:7]) or ctx.kb.round_in_month(c.value[:4], after=ctx.round)
             if year_round:
                 yield year_round, SENTENCE, f"the round of '{c.text}'"
     for rid in ctx.paragraph_rounds(claim):
