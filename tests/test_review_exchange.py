@@ -4,14 +4,13 @@ after emoji and CJK Extension B characters."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_review_support import ARTICLES, claims_of, review_run  # noqa: F401
+from test_review_support import ARTICLES, claims_of, review_run, reviewed_ls  # noqa: F401
 
 from pipeline.review import annotate_export, annotate_import
 from pipeline.review.exchange import ReviewError, load_run, read_reviewed
@@ -122,13 +121,7 @@ def test_label_studio_and_prodigy_count_code_points_doccano_utf16(review_run: Pa
 
 def _reviewed_ls(tasks_path: Path, reviewer: str = "ann@example.org") -> list[dict]:
     """What Label Studio exports when a reviewer submits the pre-annotations unchanged."""
-    tasks = json.loads(tasks_path.read_text(encoding="utf-8"))
-    for n, t in enumerate(tasks, 1):
-        t["id"] = n
-        t["annotations"] = [{"id": 100 + n, "completed_by": {"id": 7, "email": reviewer},
-                             "result": copy.deepcopy(t["predictions"][0]["result"]),
-                             "updated_at": "2026-01-02T03:04:05Z", "was_cancelled": False}]
-    return tasks
+    return reviewed_ls(json.loads(tasks_path.read_text(encoding="utf-8")), reviewer)
 
 
 @pytest.mark.parametrize("fmt", ["label-studio", "prodigy", "doccano"])

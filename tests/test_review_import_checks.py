@@ -14,28 +14,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_review_support import ARTICLES, review_run  # noqa: F401
+from test_review_support import ARTICLES, review_run, reviewed_ls  # noqa: F401
 
 from pipeline.errors import ReviewError, ReviewFileError
 from pipeline.review import annotate_export, annotate_import
 from pipeline.review.gold import GoldStore
 
 
-def _reviewed(tasks: list[dict[str, Any]], reviewer: str = "ann@example.org") -> list[dict[str, Any]]:
-    """Label Studio's export after a reviewer submitted the pre-annotations unchanged."""
-    for n, t in enumerate(tasks, 1):
-        t["id"] = n
-        t["annotations"] = [{"id": 100 + n, "completed_by": {"id": 7, "email": reviewer},
-                             "result": copy.deepcopy(t["predictions"][0]["result"]),
-                             "updated_at": "2026-01-02T03:04:05Z", "was_cancelled": False}]
-    return tasks
-
-
 @pytest.fixture(scope="module")
 def export(review_run: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:  # noqa: F811
     folder = tmp_path_factory.mktemp("ls")
     annotate_export(review_run, "label-studio", folder)
-    return _reviewed(json.loads((folder / "tasks.json").read_text(encoding="utf-8")))
+    return reviewed_ls(json.loads((folder / "tasks.json").read_text(encoding="utf-8")))
 
 
 def _write(tmp_path: Path, tasks: Any, name: str = "reviewed.json") -> Path:

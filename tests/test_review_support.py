@@ -55,6 +55,18 @@ def review_run() -> Any:
     _BUILT.pop("run", None)
 
 
+def reviewed_ls(tasks: list[dict[str, Any]], reviewer: str = "ann@example.org") -> list[dict[str, Any]]:
+    """What Label Studio exports when a reviewer submits the pre-annotations unchanged."""
+    import copy
+
+    for n, t in enumerate(tasks, 1):
+        t["id"] = n
+        t["annotations"] = [{"id": 100 + n, "completed_by": {"id": 7, "email": reviewer},
+                             "result": copy.deepcopy(t["predictions"][0]["result"]),
+                             "updated_at": "2026-01-02T03:04:05Z", "was_cancelled": False}]
+    return tasks
+
+
 def claims_of(out: Path) -> list[dict[str, Any]]:
     return read_jsonl(out / "claims.jsonl")
 

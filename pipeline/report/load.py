@@ -224,12 +224,13 @@ def conflict_key(conflict: dict[str, Any]) -> str:
 def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Conflict rows carry a summary of each claim; the report completes it from the full claim when at
     hand (its sentence), and adds the display strings."""
+    kb = load_kb()
     for conflict in conflicts:
         conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
         for c in conflict["claims"]:
             c.setdefault("display", display(c))
             if c.get("lang") not in (None, "en") and "summary" not in c:
-                c["summary"] = summarize(c, load_kb())
+                c["summary"] = summarize(c, kb)
         unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
         conflict["official_display"] = quantity(conflict.get("official"), unit)
         conflict["key"] = conflict_key(conflict)

@@ -19,6 +19,7 @@ import secrets
 import threading
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -37,6 +38,7 @@ MAX_BODY = 64 * 1024
 EDITABLE = {"kind": KINDS, "bound": BOUNDS, "ratio_reading": READINGS, "verdict": VERDICTS}
 
 
+@lru_cache(maxsize=1)
 def _terminators() -> frozenset[str]:
     from pipeline.lang.loader import LANGUAGES, load_language
 

@@ -191,12 +191,19 @@ class _Pool:
             self.remaining -= 1
             out.append(Outcome(job, failure="crashed", detail=_exit_reason(code)))
         elif not was_ready:
-            self.failed_starts += 1
-            if self.failed_starts >= MAX_FAILED_STARTS:
-                raise WorkerStartError(f"worker processes die before they start ({_exit_reason(code)})")
+            self._failed_start(f"worker processes die before they start ({_exit_reason(code)})")
+        self._refill()
+        return out
+
+    def _failed_start(self, why: str) -> None:
+        """A worker that died or hung before it was ready: too many in a row and the run stops."""
+        self.failed_starts += 1
+        if self.failed_starts >= MAX_FAILED_STARTS:
+            raise WorkerStartError(why)
+
+    def _refill(self) -> None:
         if self.pending and len(self.workers) < self.size:
             self.start()
-        return out
 
     def expire(self) -> list[Outcome]:
         """Workers past their deadline are stopped: a job running too long is a timeout, a worker too slow
@@ -212,11 +219,8 @@ class _Pool:
                 self.remaining -= 1
                 out.append(Outcome(job, failure="timeout", detail=f"{self.timeout:g}"))
             else:
-                self.failed_starts += 1
-                if self.failed_starts >= MAX_FAILED_STARTS:
-                    raise WorkerStartError(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
-            if self.pending and len(self.workers) < self.size:
-                self.start()
+                self._failed_start(f"worker processes take over {STARTUP_TIMEOUT:g} s to start")
+            self._refill()
         return out
 
     def close(self) -> None:
