@@ -29,10 +29,11 @@ def test_later_rounds_are_named_as_news_names_them(name: str, round_id: str) -> 
     assert load_kb().round_id(name) == round_id
 
 
+# v2.0's logs are not in the snapshot (../shared/mlperf/README.md) and v6.0 has none yet
 @pytest.mark.parametrize("text, date", [
-    ("In MLPerf Training, NVIDIA trained BERT on 4,096 A100 GPUs in 0.21 minutes.", "2024-06-13"),
-    ("谷歌在 MLPerf 训练榜单中用 3,456 块 TPU v4 芯片训练了 BERT。", "2023-07-01"),
-    ("In MLPerf Training 4.0, Google used 3,456 TPU v4 chips.", "2021-07-01"),
+    ("In MLPerf Training, NVIDIA trained BERT on 4,096 A100 GPUs in 0.21 minutes.", "2022-07-02"),
+    ("谷歌在 MLPerf 训练榜单中用 3,456 块 TPU v4 芯片训练了 BERT。", "2026-06-20"),
+    ("In MLPerf Training 2.0, Google used 3,456 TPU v4 chips.", "2021-07-01"),
 ])
 def test_a_claim_of_a_round_without_tables_is_unverifiable_and_says_why(text: str, date: str) -> None:
     claims = [c for c in check_text(text, date=date) if c.kind == "count"]

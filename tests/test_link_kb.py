@@ -147,18 +147,18 @@ def test_new_alias_and_entity_are_a_data_change_only(kb_copy):
     """A new spelling of an org and a new chip: edit YAML, load that KB, link a sentence with both."""
     _edit(kb_copy / "orgs.yaml", "      zh: [谷歌, ", "      zh: [咕果, 谷歌, ")
     _edit(kb_copy / "accelerators.yaml", "  - id: gpu\n",
-          "  - id: tpu-v5e\n    family: tpu\n    aliases:\n      zh: [第五代 TPU]\n      en: [TPU v5e]\n"
+          "  - id: tpu-v9\n    family: tpu\n    aliases:\n      zh: [第九代 TPU]\n      en: [TPU v9]\n"
           "    org: google\n    previous: tpu-v4\n  - id: gpu\n")
     kb = load_kb(kb_copy)
-    text = "咕果的 256 块 TPU v5e 将 BERT 的训练时间缩短到了 2 分钟。"
+    text = "咕果的 256 块 TPU v9 将 BERT 的训练时间缩短到了 2 分钟。"
     assert [(m.type, m.id) for m in recognize(text, kb)] == [
-        ("org", "google"), ("accelerator", "tpu-v5e"), ("benchmark", "bert")]
+        ("org", "google"), ("accelerator", "tpu-v9"), ("benchmark", "bert")]
     s = Sentence("x.txt", 0, 0, len(text), text, "zh")
     start = text.index("256 块")
     claim = Claim("x.txt", "zh", text, start, start + 5, "256 块", "count", 256, "count", counted="chip")
     (linked,) = link_claims([s], [claim], {"round": "training-v0.7"}, kb)
     ents = linked.entities
-    assert (ents.org, ents.accelerator, ents.benchmark) == ("google", "tpu-v5e", "bert")
+    assert (ents.org, ents.accelerator, ents.benchmark) == ("google", "tpu-v9", "bert")
     assert load_kb().lookup("咕果") is None  # the shipped KB is untouched
 
 

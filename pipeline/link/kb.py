@@ -52,7 +52,8 @@ ATTR_KEYS: dict[str, dict[str, str | None]] = {
     "round": {"date": None, "ordinal": None},
     "category": {},
 }
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9.\-]*$")
+# MLPerf benchmark keys carry underscores (dlrm_dcnv2, llama2_70b_lora): ids take them as the tables write them
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 # ---------------------------------------------------------------------------------------------- folding
@@ -235,7 +236,7 @@ def _entry(path: Path, ftype: str, i: int, raw: Any) -> Entry:
     if not eid or not isinstance(eid, str):
         raise DataFileError(path, "entry has no id", f"entries[{i}].id")
     if not ID_RE.match(eid):
-        raise DataFileError(path, "ids are lowercase letters, digits, '.' and '-'", f"{where}.id")
+        raise DataFileError(path, "ids are lowercase letters, digits, '.', '-' and '_'", f"{where}.id")
     allowed = COMMON_KEYS | set(ATTR_KEYS[ftype])
     for key in raw:
         if key not in allowed:
