@@ -45,6 +45,9 @@ class Settings:
     article_timeout: float = field(default=120.0, metadata={"range": (0.0, None), "infinite": True})
     # where the shipped official tables live; None = the ones inside the package/corpora
     official: str | None = None
+    # a language data folder in place of the shipped pipeline/lang (base/, one folder per language, and kb/
+    # for the knowledge base when it has one): a new language or a changed lexicon without a code change
+    lang_dir: str | None = None
     # counts of these are never about benchmark results: out of scope (languages, users, devices...)
     off_topic_counted: tuple[str, ...] = ("language", "team", "country", "person", "device", "product")
     # Chinese word segmentation, three ways to the same tokens and sentences (tests/test_segment.py):

@@ -133,3 +133,34 @@ def test_no_function_is_longer_than_a_screen() -> None:
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{name}.{node.name}: {lines} lines")
     assert long == []
+
+
+# The per-article stages are handed their language data and knowledge base (by the Pipeline, through
+# Segmented.langs and the reconcile context), as spaCy's pipes get the Language's vocab: they never fetch
+# them by code.  A loader call there may only stand in for an argument left out (`kb or load_kb()`), so that
+# a stage can still be called alone with the shipped data.
+LOADERS = {"load_language", "load_kb", "languages", "load_all"}
+HANDED = ("segment", "extract", "link", "reconcile")
+
+
+def _loader_calls(tree: ast.AST) -> list[ast.Call]:
+    fallbacks: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            right = node.values[1]
+            target = right.value if isinstance(right, ast.Subscript) else right
+            fallbacks.add(id(target))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "field":
+            fallbacks.update(id(k.value) for k in node.keywords if k.arg == "default_factory")
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) in LOADERS
+            and id(n) not in fallbacks]
+
+
+def test_the_stages_are_handed_language_data_not_fetching_it() -> None:
+    found = []
+    for name, path in _modules().items():
+        parts = name.split(".")
+        if len(parts) > 1 and parts[1] in HANDED and not name.endswith(".kb"):
+            for call in _loader_calls(ast.parse(path.read_text(encoding="utf-8"))):
+                found.append(f"{name}:{call.lineno} {ast.unparse(call)}")
+    assert not found, "fetched instead of handed:\n" + "\n".join(found)

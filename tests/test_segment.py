@@ -71,11 +71,11 @@ def test_simplified_proper_names_are_not_converted():
 ])
 def test_chinese_tokens_and_sentences_match_spacy(text: str):
     """pipeline.segment.jieba_doc gives spaCy's blank zh pipeline's tokens and sentences without a Doc."""
-    from pipeline.lang.loader import load_language
+    from pipeline.lang.loader import languages, load_language
     from pipeline.segment.jieba_doc import zh_doc
     from pipeline.segment.sentences import get_nlp
 
-    doc = get_nlp("zh")(text)
+    doc = get_nlp(languages()["zh"])(text)
     got = zh_doc(text, frozenset(load_language("zh").terminators))
     assert got.starts == [t.idx for t in doc]
     assert got.ends == [t.idx + len(t) for t in doc]

@@ -14,7 +14,7 @@ from pipeline.extract.intervals import interval
 from pipeline.extract.numbers import Num, _match_form, cached, find_numbers
 from pipeline.extract.prefilter import Prefilter, Text, prefilter, with_first_chars
 from pipeline.extract.quantities import Quantity, Reader, skip_spaces
-from pipeline.lang.loader import LANGUAGES, Language, load_language
+from pipeline.lang.loader import Language
 from pipeline.records import META_DATE_KEYS, Claim, Sentence, evolve
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -184,7 +184,7 @@ class SentenceExtractor:
     def blocked(self) -> Blocked:
         """The article's not-claim spans, found once a number or date needs them."""
         # not-claim patterns of every language apply everywhere: an "EPYC 7742" in Chinese is a model name
-        return self.scan.blocked([load_language(c) for c in LANGUAGES])
+        return self.scan.blocked(list(self.seg.langs))
 
     def run(self) -> list[Claim]:
         """The sentence's claims in text order: its dates, and each number that reads as a quantity worth checking;
@@ -273,9 +273,7 @@ class SentenceExtractor:
 
     def _dates(self, body: str) -> list[DateMatch]:
         found: list[DateMatch] = []
-        codes = [self.lang.code] + [c for c in LANGUAGES if c != self.lang.code]
-        for code in codes:
-            lang = load_language(code)
+        for lang in self.seg.langs.others(self.lang.code):
             for d in find_dates(body, self.sent.start, lang, self.article_year, self.scan.dates(lang),
                                 self.article_month):
                 if self.blocked.overlaps(d.start, d.end) or any(
@@ -689,7 +687,7 @@ def extract_claims(seg: Segmented, settings: Settings | None = None, problems: l
     """Every numeric claim of a segmented article, in document order.  `problems`, when given, receives
     the numbers that were lost and why ({start, end, text, reason})."""
     settings = settings or Settings()
-    langs = {code: load_language(code) for code in {s.lang for s in seg.sentences}}
+    langs = {code: seg.langs[code] for code in {s.lang for s in seg.sentences}}
     year, month = _article_date(seg.article.meta)
     out: list[Claim] = []
     scan = ArticleScan(seg.analysis)

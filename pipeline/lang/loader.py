@@ -9,6 +9,7 @@ the `Language` object built here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,12 +19,15 @@ from pipeline.errors import DataFileError
 from pipeline.lang.yamlio import read_yaml
 
 LANG_DIR = Path(__file__).parent
-LANGUAGES = ("zh", "en")
 
 # Allowed keys per section: anything else is a typo in a data file.
 SCHEMA: dict[str, set[str] | None] = {
     "lang": None,
     "script": None,
+    # how words are cut: "jieba" (spaCy's jieba segmenter, with `user_dict` beside the lexicon), else
+    # spaCy's rule tokenizer of the language (its blank pipeline, or the multi-language one)
+    "segmenter": None,
+    "user_dict": None,
     # another language whose units, nouns, cues and markers also apply (mixed zh/en sentences)
     "mixed_with": None,
     "numerals": {
@@ -70,9 +74,10 @@ class Unit:
     factor: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Language:
-    """Everything the extractor knows about one language, compiled once."""
+    """Everything the extractor knows about one language, compiled once (one object per language and data
+    folder, so it is compared and hashed by identity: caches may key on it)."""
 
     code: str
     script: str  # "cjk" or "latin": decides word-boundary handling
@@ -138,6 +143,8 @@ class Language:
     cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cue_veto: dict[str, tuple[str, ...]] = field(default_factory=dict)  # cue word -> what may not follow it
     summary: dict[str, Any] = field(default_factory=dict)  # verdict summaries: templates and their words
+    segmenter: str = ""  # "jieba", or "" for spaCy's rule tokenizer
+    user_dict: Path | None = None  # words the segmenter must keep whole
     source: str = ""
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -246,6 +253,8 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         cue_veto={str(k).lower(): tuple(str(x).lower() for x in (v or ()))
                   for k, v in (data.get("cue_veto") or {}).items()},
         summary=dict(data.get("summary") or {}),
+        segmenter=str(data.get("segmenter") or ""),
+        user_dict=(path.parent / str(data["user_dict"])) if data.get("user_dict") else None,
         source=str(path),
     )
 
@@ -343,7 +352,7 @@ def _merged(own: dict, other: dict) -> dict:
 
 
 def _merged_forms(own: dict[str, tuple[str, ...]], other: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    keys = set(own) | set(other)
+    keys = dict.fromkeys([*own, *other])  # in the files' order: a set's order would change with the hash seed
     return {k: _longest_first(list(own.get(k, ())) + list(other.get(k, ()))) for k in keys}
 
 
@@ -379,6 +388,66 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
     )
 
 
+def language_codes(lang_dir: str | None = None) -> tuple[str, ...]:
+    """The languages a data folder holds, in the order its base/languages.yaml lists them (the first of a
+    script is that script's default: a Latin sentence in a Chinese article is read as English)."""
+    root = Path(lang_dir) if lang_dir else LANG_DIR
+    path = root / "base" / "languages.yaml"
+    data = read_yaml(path) if path.exists() else None
+    codes = (data or {}).get("languages") if isinstance(data, dict) else None
+    if not codes or not all(isinstance(c, str) for c in codes):
+        raise DataFileError(path, "needs `languages:`, a list of language codes (folders beside base/)")
+    return tuple(codes)
+
+
+LANGUAGES = language_codes()  # the shipped languages
+
+
+@dataclass(frozen=True, eq=False)
+class Languages:
+    """Every language of one data folder, loaded on first use: what the stages are handed (by the
+    Pipeline) instead of looking languages up by code themselves, so that a data folder of another
+    language set (settings.lang_dir) reaches every stage."""
+
+    root: str | None  # None: the shipped folder
+    codes: tuple[str, ...]
+
+    def __getitem__(self, code: str) -> Language:
+        if code not in self.codes:
+            raise DataFileError((Path(self.root) if self.root else LANG_DIR) / "base" / "languages.yaml",
+                                f"no language {code!r} (it lists {', '.join(self.codes)})")
+        return load_language(code, self.root)
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.codes
+
+    def __iter__(self) -> Iterator[Language]:
+        return (self[c] for c in self.codes)
+
+    def others(self, code: str) -> list[Language]:
+        """The language of `code` first, then the others (dates of a mixed sentence)."""
+        return [self[code], *(self[c] for c in self.codes if c != code)]
+
+    def default(self, script: str) -> str | None:
+        """The first language of that script ("cjk", "latin"), or None."""
+        return next((c for c in self.codes if self[c].script == script), None)
+
+    def of_sentence(self, cjk: bool, declared: str | None = None) -> str:
+        """A sentence's language from its script: the article's declared language when it is written in
+        that script, else the script's first language, else the first language of all."""
+        script = "cjk" if cjk else "latin"
+        if declared in self.codes and self[declared].script == script:
+            return declared
+        return self.default(script) or self.codes[0]
+
+
+@lru_cache(maxsize=8)
+def languages(lang_dir: str | None = None) -> Languages:
+    """The languages of a data folder (default: the shipped one), one registry per folder and process."""
+    root = str(Path(lang_dir).resolve()) if lang_dir else None
+    return Languages(root, language_codes(root))
+
+
 def load_all(lang_dir: str | None = None) -> dict[str, Language]:
-    """Every language newsclaims reads, by code."""
-    return {code: load_language(code, lang_dir) for code in LANGUAGES}
+    """Every language of a data folder, by code."""
+    return {lang.code: lang for lang in languages(lang_dir)}

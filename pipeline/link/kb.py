@@ -153,7 +153,7 @@ class Alias:
     after: str | None = None  # for kind "context": the type that must come right before
 
 
-@dataclass
+@dataclass(eq=False)  # one per folder and process: compared and hashed by identity, so caches may key on it
 class KnowledgeBase:
     root: Path
     entries: dict[str, dict[str, Entry]]  # type -> id -> entry

@@ -5,16 +5,35 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import ahocorasick
 
-from pipeline.lang.loader import load_language
-from pipeline.link.kb import KnowledgeBase, fold, load_kb
+from pipeline.lang.loader import Language, Languages, languages
+from pipeline.link.kb import KnowledgeBase, fold
 from pipeline.official.answers import OfficialResult
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim
+
+
+class Lookups(Protocol):
+    """What the reconcile helpers read besides the claim: the article's languages (None: the shipped) and
+    knowledge base, as its Pipeline loaded them.  An ArticleContext is one; so is a Resources."""
+
+    @property
+    def langs(self) -> Languages | None: ...
+
+    @property
+    def kb(self) -> KnowledgeBase: ...
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Lookups before an article's context exists."""
+
+    langs: Languages | None
+    kb: KnowledgeBase
 
 
 @dataclass
@@ -33,6 +52,7 @@ class ArticleContext:
     # the article's round comes from its metadata, its path, a date line, or is the only round it names
     round_certain: bool = False
     round_mentions: dict[int, tuple[tuple[int, str], ...]] = field(default_factory=dict)  # (offset, id)
+    langs: Languages | None = None  # the article's language data (its Segmented's); None: the shipped
     # answers computed once per article (claims by sentence, rounds near a claim...), by question
     memo: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
@@ -75,10 +95,10 @@ class ArticleContext:
         for pos, rid in self.round_mentions.get(claim.sentence_index, ()):
             p = pos - claim.sentence_start
             if rid == claim.entities.round and 0 <= p < rel:
-                opener = _linking_regex("cmp:open")
-                paired = _linking_regex("cmp:paired_open")
+                opener = _linking_regex(self.kb, "cmp:open")
+                paired = _linking_regex(self.kb, "cmp:paired_open")
                 compared = any(rx is not None and rx.search(text, 0, p) for rx in (opener, paired))
-                return not compared and not has_cue(claim, "likeness", section="scope", before_claim=True)
+                return not compared and not has_cue(self, claim, "likeness", section="scope", before_claim=True)
         return False
 
     def name(self, etype: str, eid: str | None) -> str:
@@ -96,14 +116,13 @@ def round_of(claim: Claim, ctx: ArticleContext) -> str | None:
     return claim.entities.round or ctx.round
 
 
-def clause_span(claim: Claim, ctx: ArticleContext | None = None) -> tuple[int, int]:
+def clause_span(claim: Claim, kb: KnowledgeBase) -> tuple[int, int]:
     """The claim's clause as offsets into its sentence (the linker's clause delimiters)."""
-    return _clause_span(claim.sentence, claim.start - claim.sentence_start, len(claim.text))
+    return _clause_span(kb, claim.sentence, claim.start - claim.sentence_start, len(claim.text))
 
 
 @lru_cache(maxsize=8192)
-def _clause_span(text: str, rel: int, length: int) -> tuple[int, int]:
-    kb = load_kb()
+def _clause_span(kb: KnowledgeBase, text: str, rel: int, length: int) -> tuple[int, int]:
     start, end = 0, len(text)
     for d in kb.linking.clause_delimiters:
         i = text.rfind(d, 0, max(rel, 0))
@@ -119,16 +138,16 @@ def sentence_before(claim: Claim, ctx: ArticleContext, what: str, whole: bool = 
     """Whether the claim's sentence, before the claim (or anywhere, `whole`), holds a linking phrase of
     this kind (relative_previous: 上届 / last year's round; relative_current: 本轮 / this round)."""
     keys = {"relative_previous": "relative:round:previous", "relative_current": "relative:round:current"}
-    rx = _linking_regex(keys[what])
+    rx = _linking_regex(ctx.kb, keys[what])
     text = folded(claim.sentence)
     end = len(text) if whole else max(0, claim.start - claim.sentence_start)
     return rx is not None and rx.search(text, 0, end) is not None
 
 
 @lru_cache(maxsize=64)
-def _linking_regex(key: str) -> re.Pattern[str] | None:
+def _linking_regex(kb: KnowledgeBase, key: str) -> re.Pattern[str] | None:
     """One pattern for the linking phrases that carry a cue key (as words; see _words_regex)."""
-    forms = sorted({f.lower() for f, keys in load_kb().linking.cues.items() if key in keys}, key=len, reverse=True)
+    forms = sorted({f.lower() for f, keys in kb.linking.cues.items() if key in keys}, key=len, reverse=True)
     return _words_regex(forms)
 
 
@@ -142,28 +161,29 @@ def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
     return None
 
 
-def has_cue(claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
+def has_cue(ctx: Lookups, claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
             before_claim: bool = False, others: tuple[Claim, ...] | None = None) -> bool:
     """Whether the claim's sentence (or only its clause, or only the words before it, or - given the
     sentence's `others` claims - its clause and the clauses that hold no claim of their own) holds a
     word of the lexicon's `section`.`key` list."""
-    return cue_distance(claim, key, section, clause=clause, before_claim=before_claim, others=others) is not None
+    return cue_distance(ctx, claim, key, section, clause=clause, before_claim=before_claim,
+                        others=others) is not None
 
 
-def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
+def cue_distance(ctx: Lookups, claim: Claim, key: str, section: str = "cues", *, clause: bool = False,
                  before_claim: bool = False, others: tuple[Claim, ...] | None = None) -> int | None:
     """How many characters from the claim the nearest such word is (None: there is none)."""
-    hits = _cue_hits(claim.sentence, claim.lang, section, key)
+    hits = _cue_hits(claim.sentence, language_of(ctx.langs, claim), section, key)
     if not hits:
         return None
     rel = claim.start - claim.sentence_start
     spans: list[tuple[int, int]]
     if clause:
-        spans = [clause_span(claim)]
+        spans = [clause_span(claim, ctx.kb)]
     elif before_claim:
         spans = [(0, max(0, rel))]
     elif others is not None:
-        spans = [s for s in _clauses(claim.sentence) if s[0] <= rel < s[1] or not any(
+        spans = [s for s in _clauses(ctx.kb, claim.sentence) if s[0] <= rel < s[1] or not any(
             s[0] <= o.start - claim.sentence_start < s[1] for o in others if o is not claim)]
     else:
         spans = [(0, len(claim.sentence))]
@@ -177,31 +197,39 @@ def cue_distance(claim: Claim, key: str, section: str = "cues", *, clause: bool 
     return best
 
 
-def cue_words(lang: str, key: str, section: str = "cues") -> frozenset[str]:
+def language_of(langs: Languages | None, claim: Claim) -> Language:
+    """The claim's language data, from the article's languages (None: the shipped ones)."""
+    return (langs or languages())[claim.lang]
+
+
+def cue_words(lang: Language, key: str, section: str = "cues") -> frozenset[str]:
     """A lexicon list's words, lowercased (to test a single word, such as a claim's bound cue)."""
     return _cue_words(lang, section, key)
 
 
 @lru_cache(maxsize=256)
-def _cue_words(lang: str, section: str, key: str) -> frozenset[str]:
-    table = load_language(lang).cues if section == "cues" else load_language(lang).scope
+def _cue_words(lang: Language, section: str, key: str) -> frozenset[str]:
+    table = lang.cues if section == "cues" else lang.scope
     return frozenset(w.lower() for w in table.get(key, ()))
 
 
-def _cue_hits(sentence: str, lang: str, section: str, key: str) -> tuple[tuple[int, int], ...]:
+def _cue_hits(sentence: str, lang: Language, section: str, key: str) -> tuple[tuple[int, int], ...]:
     """Where a lexicon list's words stand in a sentence."""
     return _sentence_hits(sentence, lang).get((section, key), ())
 
 
 @lru_cache(maxsize=4096)
-def _sentence_hits(sentence: str, lang: str) -> dict[tuple[str, str], tuple[tuple[int, int], ...]]:
+def _sentence_hits(sentence: str, lang: Language) -> dict[tuple[str, str], tuple[tuple[int, int], ...]]:
     """Every word of the language's cue and scope lists in a sentence, found in one pass (Aho-Corasick):
     (section, key) -> spans.  A Latin word must not start or end inside a longer word ("if" is not in
     "different")."""
     text = folded(sentence)
     found: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    veto = load_language(lang).cue_veto
-    for last, (word, keys) in _automaton(lang).iter(text):
+    veto = lang.cue_veto
+    auto = _automaton(lang)
+    if auto.kind != ahocorasick.AHOCORASICK:  # a language with no cue words yet (only just added)
+        return {}
+    for last, (word, keys) in auto.iter(text):
         start, end = last - len(word) + 1, last + 1
         if word in veto and text.startswith(veto[word], end):
             continue
@@ -216,9 +244,8 @@ def _sentence_hits(sentence: str, lang: str) -> dict[tuple[str, str], tuple[tupl
 
 
 @lru_cache(maxsize=16)
-def _automaton(lang_code: str) -> ahocorasick.Automaton:
+def _automaton(lang: Language) -> ahocorasick.Automaton:
     """The language's cue and scope words (with its mixed-in language's), lowercased, in one automaton."""
-    lang = load_language(lang_code)
     keys_of: dict[str, list[tuple[str, str]]] = {}
     for section, table in (("cues", lang.cues), ("scope", lang.scope)):
         for key, words in table.items():
@@ -253,15 +280,15 @@ def folded(text: str) -> str:
     return fold(text).lower()
 
 
-def clause_spans(claim: Claim) -> list[tuple[int, int]]:
+def clause_spans(claim: Claim, kb: KnowledgeBase) -> list[tuple[int, int]]:
     """All clauses of the claim's sentence, as offsets into it."""
-    return list(_clauses(claim.sentence))
+    return list(_clauses(kb, claim.sentence))
 
 
 @lru_cache(maxsize=4096)
-def _clauses(text: str) -> tuple[tuple[int, int], ...]:
+def _clauses(kb: KnowledgeBase, text: str) -> tuple[tuple[int, int], ...]:
     cuts = {0, len(text)}
-    for d in load_kb().linking.clause_delimiters:
+    for d in kb.linking.clause_delimiters:
         i = text.find(d)
         while i >= 0:
             cuts.add(i + len(d))
@@ -270,22 +297,21 @@ def _clauses(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b in zip(edges, edges[1:], strict=False) if b > a)
 
 
-def label_of(**parts: Any) -> str:
+def label_of(kb: KnowledgeBase, **parts: Any) -> str:
     """What a fact is about, in words people read (see `_label`); the same parts give the same words."""
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in parts.items()))
-    return _label(key)
+    return _label(kb, key)
 
 
 @lru_cache(maxsize=4096)
-def _label(key: tuple) -> str:
-    return _label_of(**dict(key))
+def _label(kb: KnowledgeBase, key: tuple) -> str:
+    return _label_of(kb, **dict(key))
 
 
-def _label_of(**parts: Any) -> str:
+def _label_of(kb: KnowledgeBase, **parts: Any) -> str:
     """What a fact is about, in words people read: "Google's ResNet-50 on 4,096 TPU v3 chips (JAX, MLPerf
     Training v0.7)", from ids (org, acc or accelerator, system, benchmark, chips, fw or framework, round;
     several rounds joined with '/').  Flags (True/False) are notes for the resolver, not part of it."""
-    kb = load_kb()
     org = parts.get("org")
     acc = parts.get("acc") or parts.get("accelerator")
     system, bench, chips = parts.get("system"), parts.get("benchmark"), parts.get("chips")

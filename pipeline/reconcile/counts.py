@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.lang.loader import load_language
 from pipeline.official.query import SINGLE_NODE_ACCELERATORS
-from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, names, round_name, round_of
+from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, language_of, names, round_name, round_of
 from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
 from pipeline.reconcile.sizes import _limit, _same_clause
 from pipeline.reconcile.verdicts import Fact
@@ -42,7 +41,7 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
     org = claim.entities.org or claim.entities.accelerator or claim.entities.system
     near: dict[str, Any] = {"others": tuple(ctx.siblings(claim))}  # its clause, and clauses with no claim
     if claim.metric == "models_count":
-        if _areas(claim) and _limit(claim, ctx) is None:
+        if _areas(claim, ctx) and _limit(claim, ctx) is None:
             return "suite_count", CLAUSE
         return None, CLAUSE  # a time limit decides (models_count), or nothing does
     limit = _limit(claim, ctx)
@@ -51,46 +50,47 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
     for lvl, where in ((CLAUSE, {"clause": True}), (SENTENCE, near)):
         if lvl == SENTENCE and limit is not None:
             return "models_count", CLAUSE  # "four of the eight models were trained, each within 30 seconds"
-        if has_cue(claim, "unchanged", **where) or has_cue(claim, "other", **where):
+        if has_cue(ctx, claim, "unchanged", **where) or has_cue(ctx, claim, "other", **where):
             return None, lvl  # the existing resolvers read these (benchmarks_count)
         # a sentence that counts both ways ("both at scale and per chip: eight per chip, sixteen in all")
         # fixes neither qualifier for a count whose own clause names none
-        both = lvl == SENTENCE and has_cue(claim, "per_chip", **where) and has_cue(claim, "at_scale", **where)
-        if has_cue(claim, "single_node", **where) and claim.metric != "records_count" and not both:
+        both = (lvl == SENTENCE and has_cue(ctx, claim, "per_chip", **where)
+                and has_cue(ctx, claim, "at_scale", **where))
+        if has_cue(ctx, claim, "single_node", **where) and claim.metric != "records_count" and not both:
             return "single_node_wins_count", lvl  # "单机测试中拿下四项第一": among one-server results
-        if has_cue(claim, "per_chip", **where) and claim.metric != "records_count" and not both:
+        if has_cue(ctx, claim, "per_chip", **where) and claim.metric != "records_count" and not both:
             return "per_chip_wins_count", lvl
         if claim.metric == "records_count":
-            if has_cue(claim, "per_chip", **where) or has_cue(claim, "at_scale", **where):
+            if has_cue(ctx, claim, "per_chip", **where) or has_cue(ctx, claim, "at_scale", **where):
                 return "records_count", lvl
             continue
-        if _near_new(claim) and not has_cue(claim, "wins", **where):
+        if _near_new(claim, ctx) and not has_cue(ctx, claim, "wins", **where):
             return "new_count", CLAUSE
-        if has_cue(claim, "wins", **where) or has_cue(claim, "at_scale", **where):
-            if lvl == CLAUSE and not has_cue(claim, "at_scale", **where):
+        if has_cue(ctx, claim, "wins", **where) or has_cue(ctx, claim, "at_scale", **where):
+            if lvl == CLAUSE and not has_cue(ctx, claim, "at_scale", **where):
                 # "On single-node systems, X won four": a scale its sentence sets qualifies the win
                 for cue, metric in (("single_node", "single_node_wins_count"), ("per_chip", "per_chip_wins_count")):
-                    if has_cue(claim, cue, **near):
+                    if has_cue(ctx, claim, cue, **near):
                         return metric, SENTENCE
             return "wins_count", lvl
-        if has_cue(claim, "submit", **where) and org:
+        if has_cue(ctx, claim, "submit", **where) and org:
             return "entries_count", lvl
-        if _areas(claim):
+        if _areas(claim, ctx):
             return "suite_count", CLAUSE
     if claim.metric == "records_count":
         return "records_count", EARLIER
     return (None if org else "suite_count"), EARLIER
 
 
-def _near_new(claim: Claim) -> bool:
+def _near_new(claim: Claim, ctx: ArticleContext) -> bool:
     """"two new benchmarks", "新增了两项": the word for new stands right by the count."""
-    d = cue_distance(claim, "new", clause=True)
+    d = cue_distance(ctx, claim, "new", clause=True)
     return d is not None and d <= NEW_WINDOW
 
 
-def _areas(claim: Claim) -> list[str]:
+def _areas(claim: Claim, ctx: ArticleContext) -> list[str]:
     """The fields named in the claim's own words ("three vision models"): area names."""
-    cues = load_language(claim.lang).cues
+    cues = language_of(ctx.langs, claim).cues
     low = claim.text.lower()
     return [k[len(AREA_PREFIX):] for k, words in cues.items() if k.startswith(AREA_PREFIX)
             and any(w.lower() in low for w in words)]
@@ -170,7 +170,7 @@ def suite_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     benches = suite(ctx, rnd)
     if not benches:
         return None
-    areas = _areas(claim)
+    areas = _areas(claim, ctx)
     if not areas:
         n = len(benches)
         return Fact(n, n, n, (rnd,),

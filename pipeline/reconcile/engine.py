@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
-from pipeline.lang.loader import load_language
+from pipeline.lang.loader import Languages
 from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import cue_words, folded, has_cue
+from pipeline.reconcile.context import Lookups, Resources, cue_words, folded, has_cue, language_of
 from pipeline.reconcile.counts import counted_metric
 from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
@@ -37,21 +38,21 @@ def _half_step(claim: Claim) -> float:
     return 0.5 * 10.0 ** -decimals
 
 
-def _is_magnitude(claim: Claim) -> bool:
-    lang = load_language(claim.lang)
+def _is_magnitude(claim: Claim, langs: Languages | None) -> bool:
+    lang = language_of(langs, claim)
     return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in lang.magnitude_words)
 
 
-def _from_to(claim: Claim, others: list[Claim]) -> tuple[int, int] | None:
+def _from_to(claim: Claim, others: list[Claim], look: Lookups) -> tuple[int, int] | None:
     """(from, to) offsets in the claim's sentence when it compares an earlier and a later figure of the
     claim's kind ("ResNet-50 went from 1.28 minutes to 0.76", "从 1.28 分钟缩短到 0.76 分钟") and the claim
     stands between them or after 'to'; None otherwise (or for a range: "sizes range from 8 to 4096")."""
-    lang = load_language(claim.lang)
+    lang = language_of(look.langs, claim)
     sent = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     starts = [sent.rfind(f.lower(), 0, rel) for f in lang.cues.get("from", ())]
     f = max(starts, default=-1)
-    if f < 0 or has_cue(claim, "range"):
+    if f < 0 or has_cue(look, claim, "range"):
         return None
     tos = [sent.find(t.lower(), f) for t in lang.cues.get("to", ())]
     t = min((x for x in tos if x > f), default=-1)
@@ -68,8 +69,8 @@ def _from_to(claim: Claim, others: list[Claim]) -> tuple[int, int] | None:
     return None
 
 
-def _from_side(claim: Claim, others: list[Claim]) -> bool:
-    span = _from_to(claim, others)
+def _from_side(claim: Claim, others: list[Claim], look: Lookups) -> bool:
+    span = _from_to(claim, others, look)
     return span is not None and span[0] < claim.start - claim.sentence_start < span[1]
 
 
@@ -80,7 +81,8 @@ def _rounds_between(claim: Claim, a: int, b: int, mentions: dict[int, tuple[Ment
 
 
 def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase,
-                                 mentions: dict[int, tuple[Mention, ...]]) -> list[Claim]:
+                                 mentions: dict[int, tuple[Mention, ...]], langs: Languages) -> list[Claim]:
+    look = Resources(langs, kb)
     """A comparison of an earlier and a later figure: the earlier is the round its side names (首轮), else
     the round before the article's; the later one is the article's round, not one named on the earlier
     side ("参赛机构从首轮的3家增加到9家": 9 is this round's)."""
@@ -91,7 +93,7 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
     out = []
     for c in claims:
         same = by_sentence[c.sentence_index]
-        span = _from_to(c, same)
+        span = _from_to(c, same, look)
         rel = c.start - c.sentence_start
         if span is not None and span[0] < rel < span[1]:
             named = _rounds_between(c, span[0], rel, mentions)
@@ -103,7 +105,7 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
                 and not _rounds_between(c, span[1], rel, mentions):
             c = evolve(c, entities=evolve(c.entities, round=rnd))
         elif prev and c.kind == "count" and any(
-                o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same)
+                o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same, look)
                 for o in same):
             c = evolve(c, entities=evolve(c.entities, round=prev))
         out.append(c)
@@ -127,7 +129,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
                     if m.type == "round" and m.how in SPECIFIC and m.id]
     rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
-    claims = _earlier_round_for_from_side(claims, rnd, kb, mentions)
+    claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:
@@ -140,7 +142,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
                          {i: tuple(dict.fromkeys(b for _, b in ms)) for i, ms in bench.items()},
                          bench, named, {s.index: s.paragraph for s in seg.sentences}, certain,
                          {i: tuple((m.start, m.id) for m in ms if m.type == "round" and m.id)
-                          for i, ms in mentions.items()})
+                          for i, ms in mentions.items()}, seg.langs)
     done: dict[int, Claim] = {}
     # ratios last: a ratio may compare two times of its own sentence, written after it
     for i in sorted(range(len(claims)), key=lambda i: claims[i].kind == "ratio"):
@@ -186,10 +188,10 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
              judged: list[Claim]) -> Claim:
     if i in scope:
         return evolve(claim, verdict="out_of_scope", explanation=scope[i])
-    why_not = not_a_result(claim)
+    why_not = not_a_result(claim, ctx)
     if why_not:
         return evolve(claim, verdict="unverifiable", explanation=why_not)
-    pair = restated(claim, ctx.siblings(claim)) if claim.kind != "ratio" else None
+    pair = restated(claim, ctx.siblings(claim), ctx) if claim.kind != "ratio" else None
     if pair is not None:
         return evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2])
     if claim.kind == "ratio":
@@ -199,7 +201,7 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
         own = _ratio_of_stated_times(claim, judged)
         if own is not claim:
             return own
-    return weigh(counted_metric(claim, ctx), ctx, resolve, _judge)
+    return weigh(counted_metric(claim, ctx), ctx, resolve, functools.partial(_judge, look=ctx))
 
 
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
@@ -207,16 +209,18 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
 WHOLE_COUNTS = ("suite_count", "new_count")
 
 
-def _judge(claim: Claim, fact: Fact) -> Judgement:
+def _judge(claim: Claim, fact: Fact, look: Lookups) -> Judgement:
     if claim.of_total is not None and claim.metric in WHOLE_COUNTS:
         n = float(claim.of_total)
         claim = evolve(claim, value=n, low=n, high=n)
     # "up to X" states a maximum, unless the sentence says it is an average ("平均…高达2.7倍")
     cue = (claim.bound_cue or "").lower()
-    maximum_cue = bool(cue) and cue in cue_words(claim.lang, "maximum") and not has_cue(claim, "average")
-    emphatic = maximum_cue and cue in cue_words(claim.lang, "emphatic")
+    lang = language_of(look.langs, claim)
+    maximum_cue = bool(cue) and cue in cue_words(lang, "maximum") and not has_cue(look, claim, "average")
+    emphatic = maximum_cue and cue in cue_words(lang, "emphatic")
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
-                 maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim), emphatic=emphatic)
+                 maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim, look.langs),
+                 emphatic=emphatic)
 
 
 def _figure(c: Claim) -> float:

@@ -6,7 +6,6 @@ import math
 import re
 from dataclasses import replace
 
-from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import (
     ArticleContext,
     fastest_known,
@@ -14,6 +13,7 @@ from pipeline.reconcile.context import (
     folded,
     has_cue,
     label_of,
+    language_of,
     org_of,
     round_of,
     system_chips,
@@ -84,7 +84,7 @@ def system_size_ratio(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if not a or not b:
         return None
     ratio = a[0] / b[0]
-    label = f"system size {label_of(**sides[0])} vs {label_of(**sides[1])}"
+    label = f"system size {label_of(ctx.kb, **sides[0])} vs {label_of(ctx.kb, **sides[1])}"
     return Fact(ratio, ratio, ratio, a[1] + b[1], label, derivation=f"{a[0]} chips / {b[0]} chips = {ratio:.3g}x")
 
 
@@ -93,7 +93,8 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     the share of the earlier time that remains."""
     fact = _speedup(claim, ctx)
     if (fact is not None and isinstance(claim.value, (int, float)) and 0 < claim.value < 1
-            and isinstance(fact.value, (int, float)) and fact.value > 1 and has_cue(claim, "shrink", clause=True)):
+            and isinstance(fact.value, (int, float)) and fact.value > 1
+            and has_cue(ctx, claim, "shrink", clause=True)):
         # "DLRM's time has nearly halved", 缩短为原来的八分之一: the time now over the time then
         lo, hi = fact.low or fact.value, fact.high or fact.value
         return replace(fact, value=round(1 / fact.value, 4), low=1 / hi, high=1 / lo,
@@ -103,7 +104,7 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    if is_magnitude(claim):
+    if is_magnitude(claim, ctx):
         return magnitude(claim, ctx)
     sides = _sides(claim, ctx)
     if sides is None:
@@ -128,7 +129,7 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
             not sub.get("accelerator") or not base.get("accelerator")):
         # "the fastest Transformer time is five times last year's", "Nvidia's ResNet-50 time improved 1.75x
         # over its best of the v0.6 round": the fastest time of each round (of the company, if named)
-        anyone = has_cue(claim, "fastest", clause=True) and subject_level(claim) > CLAUSE
+        anyone = has_cue(ctx, claim, "fastest", clause=True) and subject_level(claim) > CLAUSE
         return _round_vs_round(claim, ctx, org if claim.entities.org and not anyone else None, sub, base, bench)
     if not sub.get("accelerator") or not base.get("accelerator"):
         if claim.entities.org or claim.entities.accelerator:
@@ -153,11 +154,11 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         r = sp.ratios[bench]
         ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
         return Fact(round(r, 4), r, r, ids,
-                    f"{bench} speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} "
-                    f"over {label_of(acc=base['accelerator'], round=base['round'])} at {scale} chips",
+                    f"{bench} speedup of {label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} "
+                    f"over {label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips",
                     derivation=f"per benchmark {per}")
-    label = (f"speedup of {label_of(acc=sub['accelerator'], round=sub['round'])} over "
-             f"{label_of(acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    label = (f"speedup of {label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} over "
+             f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
     deriv = f"per benchmark {per}; arithmetic mean {sp.arithmetic_mean:.2f}x, geometric {sp.geometric_mean:.2f}x"
     mean = sp.arithmetic_mean
     lo, hi = sorted((mean, sp.geometric_mean or mean))
@@ -230,7 +231,7 @@ def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dic
                     bench: str) -> Fact | None:
     # "on a DGX A100, Mask R-CNN runs about 60% faster than in v0.7": one machine of that product each round
     # "on a DGX A100 ... than it did in v0.7": the machine its sentence names, then and now (not at scale)
-    named = (claim.support or {}).get("system", (9,))[0] <= 1 and not has_cue(claim, "at_scale")
+    named = (claim.support or {}).get("system", (9,))[0] <= 1 and not has_cue(ctx, claim, "at_scale")
     own = sub.get("system") or (claim.entities.system if named else None)
     sides = [(org, sub.get("accelerator"), bench, sub["round"], _product_chips(ctx, own)),
              (org, base.get("accelerator"), bench, base["round"], _product_chips(ctx, base.get("system") or own))]
@@ -275,14 +276,14 @@ def _best_speedup(ctx: ArticleContext, org, sub: dict, base: dict, chips: set[in
     return best if best else (None, None)
 
 
-def is_magnitude(claim: Claim) -> bool:
+def is_magnitude(claim: Claim, ctx: ArticleContext) -> bool:
     """Whether the claim is a ratio in orders of magnitude (its text holds one of the language's magnitude words)."""
-    words = load_language(claim.lang).magnitude_words
+    words = language_of(ctx.langs, claim).magnitude_words
     return claim.kind == "ratio" and any(w.lower() in claim.text.lower() for w in words)
 
 
 def _size_cue(claim: Claim, ctx: ArticleContext) -> bool:
-    words = load_language(claim.lang).cues.get("size", ())
+    words = language_of(ctx.langs, claim).cues.get("size", ())
     return any(w.lower() in folded(claim.sentence) for w in words)
 
 

@@ -189,7 +189,8 @@ def _find_rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, 
     rnd = claim.entities.round
     for rid in rivals(claim, "round"):
         yield rid, SENTENCE, "the other round its sentence names"
-    if has_cue(claim, "past", section="scope", before_claim=True) or sentence_before(claim, ctx, "relative_previous"):
+    if (has_cue(ctx, claim, "past", section="scope", before_claim=True)
+            or sentence_before(claim, ctx, "relative_previous")):
         prev = ctx.kb.previous_round(rnd or ctx.round)
         if prev:
             yield prev, SENTENCE, "the round before, as its sentence looks back"
@@ -262,10 +263,10 @@ def metric_readings(claim: Claim, ctx: ArticleContext, base: int) -> list[tuple[
     else a count of benchmarks counts: (metric, support, why); `base` is the first reading's support."""
     out: list[tuple[str, int, str]] = []
     sibs = tuple(ctx.siblings(claim))
-    if claim.metric in CHIP_COUNTS and has_cue(claim, "pod", section="scope", others=sibs):
-        near = CLAUSE if has_cue(claim, "pod", section="scope", clause=True) else SENTENCE
+    if claim.metric in CHIP_COUNTS and has_cue(ctx, claim, "pod", section="scope", others=sibs):
+        near = CLAUSE if has_cue(ctx, claim, "pod", section="scope", clause=True) else SENTENCE
         out.append(("pod_chips", near, "the size of a pod, which its sentence names: a product spec"))
-    if claim.kind == "percent" and has_cue(claim, "pod", section="scope", clause=True):
+    if claim.kind == "percent" and has_cue(ctx, claim, "pod", section="scope", clause=True):
         out.append(("pod_share", CLAUSE, "the share of a pod that the chips its text gives make up"))
     if claim.kind in ("ratio", "compute"):
         # what the companies themselves said: a story may repeat a vendor's ratio or spec the tables cannot
@@ -313,7 +314,7 @@ def alternatives(claim: Claim, ctx: ArticleContext, base: int | None = None) -> 
         out.append(Reading(ents, claim.metric, support, why))
         for rid, rsupport, rwhy in rounds:
             out.append(Reading(evolve(ents, round=rid), claim.metric, max(support, rsupport), f"{why}; {rwhy}"))
-    if claim.metric == "train_time" and e.benchmark and has_cue(claim, "fastest", clause=True):
+    if claim.metric == "train_time" and e.benchmark and has_cue(ctx, claim, "fastest", clause=True):
         # "首轮最快成绩为6.24分钟": the round's fastest, of anyone unless the clause says whose
         whose = e if subject_level(claim) == CLAUSE else evolve(e, org=None, accelerator=None, system=None)
         out.append(Reading(whose, "fastest_time", CLAUSE, "the fastest result of the round, as its clause says"))

@@ -4,27 +4,24 @@ lexicons' `scope` sections; the counted kinds from settings."""
 
 from __future__ import annotations
 
-from pipeline.lang.loader import LANGUAGES, load_language
-from pipeline.link.kb import load_kb
-from pipeline.reconcile.context import cue_words, has_cue
+from pipeline.lang.loader import Languages
+from pipeline.reconcile.context import Lookups, cue_words, has_cue, language_of
 from pipeline.reconcile.verdicts import overlaps
 from pipeline.records import Claim
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
 
-LANGS = LANGUAGES
 
-
-def _markers(key: str) -> tuple[str, ...]:
+def _markers(langs: Languages, key: str) -> tuple[str, ...]:
     out: list[str] = []
-    for code in LANGS:
-        out.extend(load_language(code).scope.get(key, ()))
+    for lang in langs:
+        out.extend(lang.scope.get(key, ()))
     return tuple(out)
 
 
 def reference_start(seg: Segmented) -> int | None:
     """Offset where the article's reference matter begins (a line starting 参考链接 / References)."""
-    marks = _markers("section_end")
+    marks = _markers(seg.langs, "section_end")
     for sent in seg.sentences:
         head = seg.analysis[sent.start:sent.end].lstrip("#*-• ").strip()
         if any(head.startswith(m) for m in marks) and len(head) <= max(len(m) for m in marks) + 6:
@@ -40,11 +37,11 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
     for sent in seg.sentences:
         paragraphs[sent.paragraph] = paragraphs.get(sent.paragraph, "") + seg.analysis[sent.start:sent.end]
     para_of = {s.index: s.paragraph for s in seg.sentences}
-    ads = [m.lower() for m in _markers("ad_markers")]
+    ads = [m.lower() for m in _markers(seg.langs, "ad_markers")]
     lowered = {p: text.lower() for p, text in paragraphs.items()}
     ad_paragraphs = {p for p, low in lowered.items() if any(m in low for m in ads)}
-    history = _markers("history")
-    subjects = _markers("in_scope_subjects")
+    history = _markers(seg.langs, "history")
+    subjects = _markers(seg.langs, "in_scope_subjects")
     for i, c in enumerate(claims):
         sentence = seg.analysis[c.sentence_start:c.sentence_start + len(c.sentence)]
         if ref is not None and c.start >= ref:
@@ -58,29 +55,29 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
     return reasons
 
 
-def not_a_result(claim: Claim) -> str | None:
+def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
     """Why a figure is no MLPerf result, when its words say so: a hypothetical in its clause ("a farm
     of a thousand chips would take another year", 如果要……), or an opinion or estimate that its sentence
     reports before it ("analysts estimated ...", 业内人士认为……).  Dates are when something happened,
     never hypothetical."""
     if claim.kind == "date":
         return None
-    if has_cue(claim, "hypothetical", section="scope", clause=True):
+    if has_cue(ctx, claim, "hypothetical", section="scope", clause=True):
         return ("It is a hypothetical figure (its clause says what would or could be), not a result: no "
                 "official figure can confirm or contradict it.")
-    if claim.kind == "count" and _rate(claim):
+    if claim.kind == "count" and _rate(claim, ctx.langs):
         return ("It is a count per item (a rate, such as one result per system), while the official tables "
                 "count totals: no official figure decides it.")
-    if has_cue(claim, "opinion", section="scope", before_claim=True):
+    if has_cue(ctx, claim, "opinion", section="scope", before_claim=True):
         return ("It is part of an opinion or an estimate its sentence reports, not a result: no official "
                 "figure can confirm or contradict it.")
     return None
 
 
-def _rate(claim: Claim) -> bool:
+def _rate(claim: Claim, langs: Languages | None) -> bool:
     """A per-unit word right after the count ("1 result per system", "two apiece")."""
     rest = claim.sentence[claim.end - claim.sentence_start:].lstrip().lower()
-    for word in cue_words(claim.lang, "per_unit", section="scope"):
+    for word in cue_words(language_of(langs, claim), "per_unit", section="scope"):
         w = word.lower()
         if rest.startswith(w) and (not w[-1].isalpha() or not w.isascii() or len(rest) == len(w)
                                    or not rest[len(w)].isalpha()):
@@ -91,14 +88,14 @@ def _rate(claim: Claim) -> bool:
 APPOSITION = {",", "，", "—", "–", "(", "（"}
 
 
-def restated(claim: Claim, claims: list[Claim]) -> tuple[str, str, float | None] | None:
+def restated(claim: Claim, claims: list[Claim], ctx: Lookups) -> tuple[str, str, float | None] | None:
     """A figure that defines or restates another of its clause ("one TFLOP being 1 trillion floating-point
     operations per second"; 2.7倍，即提高了1.7倍): (verdict, explanation, the other's value), checked
     against that other figure, never against a result table.  None when the clause holds no such pair."""
-    lang = load_language(claim.lang)
-    words = cue_words(claim.lang, "definition", section="scope")
+    lang = language_of(ctx.langs, claim)
+    words = cue_words(lang, "definition", section="scope")
     # a sentence end or a semicolon between them: two statements, not one restating the other
-    stops = (*lang.terminators, *(d.strip() for d in load_kb().linking.segment_delimiters))
+    stops = (*lang.terminators, *(d.strip() for d in ctx.kb.linking.segment_delimiters))
     for other in claims:
         if other is claim or other.sentence_index != claim.sentence_index:
             continue

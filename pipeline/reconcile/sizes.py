@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pipeline.lang.loader import load_language
 from pipeline.reconcile.context import (
     ArticleContext,
     cue_words,
     folded,
     has_cue,
     label_of,
+    language_of,
     names,
     org_of,
     round_name,
@@ -58,10 +58,10 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
     top = sizes[-1]
-    label = label_of(acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
+    label = label_of(ctx.kb, acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
     if claim.bound == "lower" or claim.bound == "upper":
         # "more than N" and "up to N" are about the largest system, "under N" about the smallest
-        maximum = (claim.bound_cue or "").lower() in cue_words(claim.lang, "maximum")
+        maximum = (claim.bound_cue or "").lower() in cue_words(language_of(ctx.langs, claim), "maximum")
         pick = top if claim.bound == "lower" or maximum else sizes[0]
     else:
         inside = [s for s in sizes if (claim.low is None or s >= claim.low) and (claim.high is None or s <= claim.high)]
@@ -114,7 +114,7 @@ def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     pick = min(hosts, key=lambda h: abs(h - target)) if chips is None else hosts[-1]
     evidence = tuple(r.record_id for r in rows if r.host_count == pick)[:6]
     return Fact(pick, pick, pick, evidence,
-                "the hosts of " + label_of(acc=e.accelerator, org=e.org, chips=chips, round=rnd))
+                "the hosts of " + label_of(ctx.kb, acc=e.accelerator, org=e.org, chips=chips, round=rnd))
 
 
 # -- ratios --------------------------------------------------------------------------------------
@@ -125,11 +125,11 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None:
         return None
-    if _limit(claim, ctx) is not None and not _records_cue(claim):
+    if _limit(claim, ctx) is not None and not _records_cue(claim, ctx):
         return models_count(claim, ctx)  # "four of the eight benchmarks in under 30 seconds"
-    if has_cue(claim, "unchanged"):  # "the five benchmarks unchanged since last year": what MLPerf said
+    if has_cue(ctx, claim, "unchanged"):  # "the five benchmarks unchanged since last year": what MLPerf said
         return statement_fact(claim, ctx, "unchanged_benchmarks", ("round",))
-    if claim.entities.org and has_cue(claim, "absent", clause=True):
+    if claim.entities.org and has_cue(ctx, claim, "absent", clause=True):
         # "只缺席了六项中的一项", "it skipped two of the eight": the benchmarks the org did not enter
         entered = {r.benchmark for r in ctx.official.select(who=claim.entities.org, round=rnd)}
         missed = [b for b in ctx.official.benchmarks(rnd) if b not in entered]
@@ -164,7 +164,7 @@ def _the_others(claim: Claim, ctx: ArticleContext, rnd: str) -> tuple[str, ...] 
     """"ResNet-50, SSD, Mask R-CNN and DLRM ..., the other four benchmarks": the round's benchmarks that
     the sentence has not named before the claim, when the words just before it say "other"."""
     before = claim.sentence[max(0, claim.start - claim.sentence_start - 16):claim.start - claim.sentence_start]
-    if not any(w.lower() in before.lower() for w in load_language(claim.lang).cues.get("other", ())):
+    if not any(w.lower() in before.lower() for w in language_of(ctx.langs, claim).cues.get("other", ())):
         return None
     named = {b for pos, b in ctx.benchmark_mentions.get(claim.sentence_index, ()) if pos < claim.start}
     if not named:
@@ -187,7 +187,7 @@ def _limit(claim: Claim, ctx: ArticleContext) -> Claim | None:
 def _each(limit: Claim, ctx: ArticleContext) -> bool:
     """A later clause that distributes over the count ("four of the eight models were trained, each within
     30 seconds"; 各用时不到 30 秒) gives its time limit."""
-    return has_cue(limit, "each", clause=True)
+    return has_cue(ctx, limit, "each", clause=True)
 
 
 def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
@@ -196,8 +196,8 @@ def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
     return not any(d in between for d in ctx.kb.linking.clause_delimiters)
 
 
-def _records_cue(claim: Claim) -> bool:
-    nouns = load_language(claim.lang).nouns
+def _records_cue(claim: Claim, ctx: ArticleContext) -> bool:
+    nouns = language_of(ctx.langs, claim).nouns
     return any(n.lower() in folded(claim.sentence) for n, c in nouns.items() if c == "record" and len(n) > 1)
 
 
@@ -225,7 +225,7 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """The submitters of the round (on the chip the claim names; "partners" leaves out its maker); None when
     the words are not about submitting."""
     rnd = round_of(claim, ctx)
-    if rnd is None or not has_cue(claim, "submit"):
+    if rnd is None or not has_cue(ctx, claim, "submit"):
         return None  # "dozens of server makers offer A100 servers" is not about the submitters
     acc = claim.entities.accelerator if (claim.support or {}).get("accelerator", (9,))[0] <= 1 else None
     if acc:
@@ -234,7 +234,7 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         orgs = sorted({r.org for r in ctx.official.select(round=rnd, accelerator=acc)})
         entry = ctx.kb.get("accelerator", acc)
         maker = entry.attr("org") if entry is not None else None
-        if maker in orgs and has_cue(claim, "partners", clause=True):
+        if maker in orgs and has_cue(ctx, claim, "partners", clause=True):
             orgs = [o for o in orgs if o != maker]
             return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
                         f"on {ctx.name('accelerator', acc)} besides {ctx.name('org', maker)} "

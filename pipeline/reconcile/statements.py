@@ -132,7 +132,7 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     e = claim.entities.as_dict()
     # the event whose word stands nearest the date ("今年5月才推出训练基准，12月12日便公布了首批成绩": 12月12日
     # is when results were published, 5月 when the suite was launched)
-    near = {ev: cue_distance(claim, ev) for ev in DATE_EVENTS.values()}
+    near = {ev: cue_distance(ctx, claim, ev) for ev in DATE_EVENTS.values()}
     # on a tie ("the v0.7 round, released in July 2020": released is both), a round named in the date's
     # clause makes it the results' date; else the results, the launch, the founding, in that order
     named_round = (claim.support or {}).get("round", (9,))[0] == 0
@@ -151,7 +151,7 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
         keys = [k for k, _ in s.entities if k != "round"]
         if keys and not all(e.get(k) in s.entity_values(k) for k in keys):
             continue
-        if not keys and not has_cue(claim, "mlperf"):
+        if not keys and not has_cue(ctx, claim, "mlperf"):
             continue
         precision = len(claim.value)
         return Fact(s.value[:precision], None, None, s.evidence, s.text, source="statement")
@@ -160,7 +160,7 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     when = entry.attr("date") if entry else None
     if rnd is None:
         return None
-    if when and has_cue(claim, "results"):
+    if when and has_cue(ctx, claim, "results"):
         return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
     if when and str(when)[:7] == claim.value[:7]:
         return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
@@ -288,7 +288,7 @@ def _scale(claim: Claim, ctx: ArticleContext) -> str | None:
     """single_node, per_chip or at_scale: the nearest of the cues in the claim's clause, else in its
     sentence (a single-node word is also a per-chip one: the narrower reading wins a tie)."""
     for where in ({"clause": True}, {"others": tuple(ctx.siblings(claim))}):
-        near = {k: cue_distance(claim, k, **where) for k in ("single_node", "per_chip", "at_scale")}
+        near = {k: cue_distance(ctx, claim, k, **where) for k in ("single_node", "per_chip", "at_scale")}
         found = {k: d for k, d in near.items() if d is not None}
         if found:
             return min(found, key=lambda k: (found[k], k != "single_node"))
@@ -297,7 +297,7 @@ def _scale(claim: Claim, ctx: ArticleContext) -> str | None:
 
 def compares_unnamed(claim: Claim, ctx: ArticleContext) -> bool:
     """The claim's clause writes a comparison (than, 是…的, 比) whose baseline names no known entity."""
-    a, b = clause_span(claim, ctx)
+    a, b = clause_span(claim, ctx.kb)
     text = folded(claim.sentence)
     rel = claim.start - claim.sentence_start
     end = rel + len(claim.text)

@@ -70,7 +70,7 @@ def fastest_result(claim: Claim, ctx: ArticleContext) -> Fact | None:
 def _single_machine(claim: Claim, ctx: ArticleContext) -> bool:
     entry = ctx.kb.get("system", claim.entities.system) if claim.entities.system else None
     product = entry is not None and entry.attr("chips") and not entry.attrs.get("rounds")
-    return bool(product) and has_cue(claim, "single")
+    return bool(product) and has_cue(ctx, claim, "single")
 
 
 def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int], strict: bool = False
@@ -119,7 +119,7 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
                 not r.scored and (r.accelerator_count or 0) > biggest for r in org_rows):
             return None
     best = min(fitting or rows, key=lambda r: r.minutes or math.inf)
-    label = label_of(benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
+    label = label_of(ctx.kb, benchmark=bench, chips=best.accelerator_count, acc=best.accelerator, org=best.org,
                    fw=best.framework, round=rnd)
     if fitting:
         return seconds_fact(best, label)  # it fits: no distortion to explain
@@ -194,7 +194,7 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
     slowest = ranked[-1]
     lo, hi = slowest.published_interval_seconds or (slowest.seconds, slowest.seconds)
     names = ", ".join(f"{r.benchmark} {r.published_minutes:.2f} min" for r in ranked)
-    label = f"the slowest of {names} by " + label_of(org=org, round=rnd, chips=tuple(sorted(chips)) or None)
+    label = f"the slowest of {names} by " + label_of(ctx.kb, org=org, round=rnd, chips=tuple(sorted(chips)) or None)
     return Fact(slowest.seconds or 0.0, lo, hi, tuple(r.record_id for r in ranked), label)
 
 
@@ -227,10 +227,11 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
             and claim.sentence_index - 2 <= c.sentence_index <= claim.sentence_index and c.start < claim.start]
     # The end point is this round's results: a span that ends at another event ("six weeks after launch
     # it reached Google Cloud") is not decided by the results.
-    if near and not has_cue(claim, "launch"):
+    if near and not has_cue(ctx, claim, "launch"):
         d = near[-1]
         start, label, evidence = _date_range(str(d.value)), f"from '{d.text}'", (d.id,)
-    elif has_cue(claim, "launch") and (has_cue(claim, "results") or has_cue(claim, "mlperf")):
+    elif has_cue(ctx, claim, "launch") and (has_cue(ctx, claim, "results")
+                                                  or has_cue(ctx, claim, "mlperf")):
         for s in ctx.official.statements:
             if claim.entities.system and claim.entities.system not in s.entity_values("system"):
                 continue  # the SuperPOD's launch is not the A100's

@@ -12,12 +12,13 @@ from pipeline.errors import IngestError, NewsclaimsError
 from pipeline.extract.claims import extract_claims
 from pipeline.extract.dates import dated_line
 from pipeline.ingest.read import read_article
-from pipeline.lang.loader import LANGUAGES, load_language
+from pipeline.lang.loader import Languages, languages
 from pipeline.link import link_claims, load_kb
+from pipeline.link.kb import KB_DIR, KnowledgeBase
 from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
 from pipeline.records import META_DATE_KEYS, Article, ArticleError, ArticleResult, Claim
-from pipeline.run.versions import library_versions, pipeline_version
+from pipeline.run.versions import hash_tree, library_versions, pipeline_version
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
 
@@ -44,6 +45,8 @@ def run_fingerprint(settings: Settings) -> str:
     # settings that only change how the run is carried out or reported keep the parts valid
     kept = {k: v for k, v in asdict(settings).items() if k not in ("article_timeout", "report_page_articles")}
     h.update(repr(sorted(kept.items())).encode())
+    if settings.lang_dir:  # a language data folder of one's own: its lexicons change results like ours do
+        hash_tree(h, Path(settings.lang_dir).resolve(), {".yaml", ".txt", ".jsonl"})
     official = get_pipeline(settings).official
     h.update(repr(official.results).encode())
     h.update(repr(official.statements).encode())
@@ -57,6 +60,17 @@ class Pipeline:
     settings: Settings
 
     @cached_property
+    def langs(self) -> Languages:
+        """The languages of settings.lang_dir (default: the shipped ones), handed to every stage."""
+        return languages(self.settings.lang_dir)
+
+    @cached_property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base: settings.lang_dir's kb/ where it has one, else the shipped one."""
+        own = Path(self.settings.lang_dir) / "kb" if self.settings.lang_dir else None
+        return load_kb(own if own is not None and own.is_dir() else KB_DIR)
+
+    @cached_property
     def official(self) -> OfficialResults:
         """The official tables (shipped, or --official): a broken table stops the run here, before any
         verdict could rest on it."""
@@ -65,11 +79,10 @@ class Pipeline:
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
         """Segment, extract and link one article."""
         seg = segment(article, segmenter=self.settings.segmenter,
-                      traditional_threshold=self.settings.traditional_threshold)
+                      traditional_threshold=self.settings.traditional_threshold, langs=self.langs)
         if not any(article.meta.get(k) for k in (*META_DATE_KEYS, "date_text")):
             # most real pages carry their date in their first lines: it dates "去年12月" and the round
-            langs = {code: load_language(code) for code in LANGUAGES}
-            found = dated_line(seg.sentences, seg.analysis, langs)
+            found = dated_line(seg.sentences, seg.analysis, {lang.code: lang for lang in self.langs})
             if found:
                 article = replace(article, meta={**article.meta, "date_text": found[0], "date_line": found[1]})
                 seg = replace(seg, article=article)
@@ -78,13 +91,13 @@ class Pipeline:
         if problems:
             article = replace(seg.article, meta={**seg.article.meta, "problems": problems})
             seg = replace(seg, article=article)
-        claims = link_claims(list(seg.sentences), claims, article.meta, load_kb())
+        claims = link_claims(list(seg.sentences), claims, article.meta, self.kb)
         return seg, claims
 
     def process(self, article: Article) -> ArticleResult:
         """The article's claims, linked and checked against the official results."""
         seg, claims = self.analyse(article)
-        claims = reconcile_article(seg, claims, self.official, load_kb(), self.settings)
+        claims = reconcile_article(seg, claims, self.official, self.kb, self.settings)
         langs = [s.lang for s in seg.sentences]
         lang = max(dict.fromkeys(langs), key=langs.count) if langs else None  # a tie: the first
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang,

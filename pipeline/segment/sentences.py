@@ -14,16 +14,17 @@ where extraction asks for a word boundary (jieba_doc.ZhText); the tokens and sen
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
 import re
 import unicodedata
 from collections.abc import Container, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from pipeline.errors import ConfigError
-from pipeline.lang.loader import LANG_DIR, load_language
+from pipeline.lang.loader import Language, Languages, languages
 from pipeline.records import Article, Sentence
 from pipeline.segment.jieba_doc import ZhText, zh_doc
 from pipeline.segment.normalize import analysis_text
@@ -40,6 +41,8 @@ class Segmented:
     sentences: tuple[Sentence, ...]
     # offsets where a token starts or ends: Chinese nouns must match whole words (人 is not in 人工智能)
     boundaries: Container[int] = frozenset()
+    # the language data it was read with, handed on to the later stages (as a spaCy Doc carries its vocab)
+    langs: Languages = field(default_factory=languages)
 
 
 # Everything but CJK ideographs (normalize.is_cjk's ranges), and everything but a superset of the
@@ -64,36 +67,40 @@ def _cjk_share(text: str) -> float:
     return cjk / (cjk + letters / 5)
 
 
-def sentence_lang(text: str) -> str:
-    """"zh" for a sentence mostly in CJK characters, else "en"."""
-    return "zh" if _cjk_share(text) >= 0.3 else "en"
+def sentence_lang(text: str, langs: Languages | None = None, declared: str | None = None) -> str:
+    """A sentence's language: the CJK language for a sentence mostly in CJK characters, else the Latin-script
+    one (the article's `declared` language where it is one of that script; see Languages.of_sentence)."""
+    return (langs or languages()).of_sentence(_cjk_share(text) >= 0.3, declared)
 
 
-@lru_cache(maxsize=1)
-def _jieba_ready() -> bool:
+@lru_cache(maxsize=4)
+def _jieba_ready(user_dict: Path | None) -> bool:
     import jieba
 
     from pipeline.segment.jieba_dict import prepare
 
     jieba.setLogLevel(logging.WARNING)
     prepare(jieba.dt)  # its dictionary memory-mapped, not unmarshalled (1 s of every start-up)
-    jieba.load_userdict(str(LANG_DIR / "zh" / "user_dict.txt"))
+    if user_dict is not None:
+        jieba.load_userdict(str(user_dict))
     return True
 
 
-@lru_cache(maxsize=4)
-def get_nlp(code: str):
-    """The spaCy pipeline for a language, built once per process."""
+@lru_cache(maxsize=8)
+def get_nlp(lang: Language):
+    """The spaCy pipeline for a language, built once per process: spaCy's jieba segmenter where the
+    lexicon asks for it, else spaCy's blank pipeline of that language, else its multi-language one."""
     from pipeline.spacy_import import import_spacy
 
     spacy = import_spacy()
-
-    lang = load_language(code)
-    if code == "zh":
-        _jieba_ready()
-        nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
+    if lang.segmenter == "jieba":
+        _jieba_ready(lang.user_dict)
+        nlp = spacy.blank(lang.code, config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
     else:
-        nlp = spacy.blank(code)
+        try:
+            nlp = spacy.blank(lang.code)
+        except ImportError:  # spaCy has no rules of its own for this language
+            nlp = spacy.blank("xx")
     nlp.add_pipe("sentencizer", config={"punct_chars": list(lang.terminators)})
     return nlp
 
@@ -163,42 +170,45 @@ def _pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]
     return out
 
 
-def _tokens_and_sentences(code: str, texts: list[str], segmenter: str = "spacy"):
+def _tokens_and_sentences(lang: Language, texts: list[str], segmenter: str = "spacy"):
     """(token starts, token ends, sentence spans) of each text, as the language's spaCy pipeline has
-    them; token offsets are only kept for Chinese.  segmenter="jieba" takes Chinese straight from jieba's
-    words (pipeline.segment.jieba_doc: the same tokens and sentences, checked against spaCy in the tests,
-    without building a Doc), the rest of the article's time unchanged."""
-    if code == "zh" and segmenter == "jieba":
-        _jieba_ready()
-        punct = frozenset(load_language(code).terminators)
+    them; token offsets are only kept for a language cut into words by jieba (Chinese).  segmenter="jieba"
+    takes those straight from jieba's words (pipeline.segment.jieba_doc: the same tokens and sentences,
+    checked against spaCy in the tests, without building a Doc), the rest of the article's time unchanged."""
+    words = lang.segmenter == "jieba"
+    if words and segmenter == "jieba":
+        _jieba_ready(lang.user_dict)
+        punct = frozenset(lang.terminators)
         for text in texts:
             d = zh_doc(text, punct)
             yield (d.starts, d.ends), d.sentences
         return
-    nlp = get_nlp(code)
+    nlp = get_nlp(lang)
     from spacy.attrs import IDX, LENGTH
 
     for doc in nlp.pipe(texts, batch_size=64):
         sents = [(sent.start_char, sent.end_char) for sent in doc.sents]
-        if code != "zh":
+        if not words:
             yield ((), ()), sents
             continue
         offsets = doc.to_array([IDX, LENGTH]).tolist()  # arrays, not one Token object per word
         yield ([i for i, _ in offsets], [i + n for i, n in offsets]), sents
 
 
-def _spacy_words(block: str) -> list[str]:
+def _spacy_words(block: str, lang: Language | None = None) -> list[str]:
     """The words spaCy's jieba segmenter gives one block (no whitespace in it, so they are its tokens
-    as they are): its own jieba call, without building the Doc."""
-    return [w for w in get_nlp("zh").tokenizer.jieba_seg.cut(block, cut_all=False) if w]
+    as they are): its own jieba call, without building the Doc.  Default: the shipped Chinese."""
+    nlp = get_nlp(lang or languages()["zh"])
+    return [w for w in nlp.tokenizer.jieba_seg.cut(block, cut_all=False) if w]
 
 
-def _lazy_sentences(texts: list[str]) -> Iterator[tuple[ZhText, list[tuple[int, int]]]]:
+def _lazy_sentences(texts: list[str], lang: Language) -> Iterator[tuple[ZhText, list[tuple[int, int]]]]:
     """segmenter="lazy": spaCy's sentences read off the characters, words cut when asked for."""
-    get_nlp("zh")
-    punct = frozenset(load_language("zh").terminators)
+    get_nlp(lang)
+    punct = frozenset(lang.terminators)
+    cut = functools.partial(_spacy_words, lang=lang)
     for text in texts:
-        z = ZhText(text, _spacy_words)
+        z = ZhText(text, cut)
         yield z, z.sentences(punct)
 
 
@@ -223,11 +233,15 @@ class WordBoundaries:
 
 
 def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str = "lazy",
-            traditional_threshold: float = Settings.traditional_threshold) -> Segmented:
-    """Sentences of an article.  Chinese goes through spaCy's jieba segmenter: only where a word boundary
-    is asked for (segmenter="lazy", see jieba_doc.ZhText), over whole paragraphs (segmenter="spacy"), or
-    through jieba directly with the same result (segmenter="jieba", see _tokens_and_sentences).  Text is
-    read as Simplified Chinese when at least `traditional_threshold` of its ideographs are Traditional."""
+            traditional_threshold: float = Settings.traditional_threshold,
+            langs: Languages | None = None) -> Segmented:
+    """Sentences of an article, in the languages of `langs` (default: the shipped ones).  Chinese goes
+    through spaCy's jieba segmenter: only where a word boundary is asked for (segmenter="lazy", see
+    jieba_doc.ZhText), over whole paragraphs (segmenter="spacy"), or through jieba directly with the same
+    result (segmenter="jieba", see _tokens_and_sentences).  Text is read as Simplified Chinese when at least
+    `traditional_threshold` of its ideographs are Traditional."""
+    langs = langs or languages()
+    declared = str(article.meta.get("language") or "") or None
     if segmenter not in SEGMENTERS:
         raise ConfigError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
     analysis, traditional = analysis_text(article.text, traditional_threshold)
@@ -235,10 +249,10 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
     # so time and memory grow linearly with the text.
     chunks = [(s2, e2, i) for i, (s, e) in enumerate(_paragraphs(analysis))
               for s2, e2 in _pieces(analysis, s, e, max_paragraph_chars)]
-    by_lang: dict[str, list[int]] = {"zh": [], "en": []}
+    by_lang: dict[str, list[int]] = {code: [] for code in langs.codes}
     chunk_lang: dict[tuple[int, int], str] = {}  # a one-sentence paragraph needs no second count
     for k, (s, e, _) in enumerate(chunks):
-        code = chunk_lang[s, e] = sentence_lang(analysis[s:e])
+        code = chunk_lang[s, e] = sentence_lang(analysis[s:e], langs, declared)
         by_lang[code].append(k)
     found: list[tuple[int, int, int]] = []  # (start, end, paragraph)
     bounds: set[int] = set()
@@ -247,15 +261,16 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
         if not idxs:
             continue
         texts = [analysis[chunks[k][0]:chunks[k][1]] for k in idxs]
-        if code == "zh" and segmenter == "lazy":
-            results = _lazy_sentences(texts)
+        lang = langs[code]
+        if lang.segmenter == "jieba" and segmenter == "lazy":
+            results = _lazy_sentences(texts, lang)
         else:
-            results = _tokens_and_sentences(code, texts, segmenter)
+            results = _tokens_and_sentences(lang, texts, segmenter)
         for k, (words, sents) in zip(idxs, results, strict=True):
             base, _, para = chunks[k]
             if isinstance(words, ZhText):
                 lazy.append((base, words))
-            elif code == "zh":
+            elif lang.segmenter == "jieba":
                 bounds.update(base + i for i in words[0])
                 bounds.update(base + i for i in words[1])
             for ss, se in sents:
@@ -266,13 +281,8 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
     found.sort()
     sentences = tuple(
         Sentence(doc=article.doc, index=n, start=s, end=e, text=article.text[s:e],
-                 lang=chunk_lang.get((s, e)) or sentence_lang(analysis[s:e]), paragraph=p)
+                 lang=chunk_lang.get((s, e)) or sentence_lang(analysis[s:e], langs, declared), paragraph=p)
         for n, (s, e, p) in enumerate(found)
     )
     return Segmented(article=article, analysis=analysis, traditional=traditional, sentences=sentences,
-                     boundaries=WordBoundaries(lazy) if lazy else frozenset(bounds))
-
-
-def user_dict_path() -> Path:
-    """Our jieba user dictionary (words jieba must keep whole)."""
-    return LANG_DIR / "zh" / "user_dict.txt"
+                     boundaries=WordBoundaries(lazy) if lazy else frozenset(bounds), langs=langs)
