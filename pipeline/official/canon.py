@@ -29,6 +29,7 @@ _CANON_KEYS = {
     "no_accelerator",
     "cpus",
     "frameworks",
+    "submitters",
 }
 _ROUND_KEYS = {
     "folder",
@@ -42,6 +43,9 @@ _ROUND_KEYS = {
     "minigo_time",
     "repository",
     "commit",
+    "benchmark_ids",
+    "fallback",
+    "mark_republished",
 }
 
 
@@ -63,12 +67,29 @@ class Canon:
     no_accelerator: frozenset[str]
     cpus: tuple[Pattern, ...]
     frameworks: tuple[Pattern, ...]
+    joint: re.Pattern[str] = re.compile(r"\+")  # between the companies of a joint submitter
+    joint_suffix: re.Pattern[str] = re.compile(r"[-_]")  # "RedHat-Supermicro": a weaker separator
 
     def org(self, submitter: str) -> str:
         """Org id for a submitter; an unknown submitter keeps its own name, lowercased, so that a new
         round still builds (the id is then as good as MLPerf's own spelling)."""
         key = submitter.strip().lower()
         return self.orgs.get(key, re.sub(r"[^a-z0-9]+", "", key))
+
+    def org_of_submitter(self, printed: str, folder: str) -> str:
+        """The org id of a system description's `submitter` as printed: a known name as a whole; else, for a
+        joint submission ("NVIDIA+CoreWeave", "CoreWeave + IBM + NVIDIA", "Supermicro_MangoBoost"), the first
+        company named, if known; else the submitter folder's org."""
+        text = printed.strip()
+        if not text:
+            return self.org(folder)
+        if text.lower() in self.orgs:
+            return self.orgs[text.lower()]
+        for separator in (self.joint, self.joint_suffix):
+            first = separator.split(text, maxsplit=1)[0].strip().lower()
+            if first != text.lower() and first in self.orgs:
+                return self.orgs[first]
+        return self.org(folder)
 
     def division(self, raw: str) -> str | None:
         """The division id of a table's division name (None: a spelling canon.yaml does not list)."""
@@ -103,12 +124,13 @@ class Canon:
                 return p.id.format(**{k: v.lower() for k, v in m.groupdict().items() if v})
         return None
 
-    def frameworks_of(self, text: str) -> tuple[str, ...]:
-        """The framework ids a text names, in canon.yaml's order; an exclusive pattern that matches is the only one."""
+    def frameworks_of(self, text: str, every: bool = False) -> tuple[str, ...]:
+        """The framework ids a text names, in canon.yaml's order; an exclusive pattern that matches is the only
+        one (unless `every`: then all that match)."""
         found: list[str] = []
         for p in self.frameworks:
             if p.regex.search(text):
-                if p.exclusive:
+                if p.exclusive and not every:
                     return (p.id,)
                 found.append(p.id)
         return tuple(found)
@@ -128,6 +150,9 @@ class RoundRule:
     minigo_time: str | None = None
     repository: str | None = None  # github.com/<owner>/<name> the logs were taken from
     commit: str | None = None  # the snapshot's commit: links to it never move
+    benchmark_ids: dict[str, str] = field(default_factory=dict)  # folder -> table id in this round
+    fallback: str | None = None  # "round-rule": score by the rule where the checker rejects too many runs
+    mark_republished: bool = False  # notes name folders whose runs are another folder's
 
     @property
     def version(self) -> str:
@@ -137,6 +162,10 @@ class RoundRule:
     def drop_count(self, benchmark: str) -> int:
         """The runs dropped at each end before a benchmark's times are averaged (1 unless rounds.yaml says more)."""
         return int(self.drop.get(benchmark, 1))
+
+    def benchmark_id(self, folder: str) -> str:
+        """The table's benchmark id of a benchmark folder of this round (v3.0-v4.1 `ssd` is RetinaNet)."""
+        return self.benchmark_ids.get(folder.strip().lower()) or canon().benchmark(folder)
 
 
 def _compile(path: Path, key: str, items: Any) -> tuple[Pattern, ...]:
@@ -198,7 +227,18 @@ def load_canon(path: Path) -> Canon:
         no_accelerator=frozenset(str(s).lower() for s in data["no_accelerator"]),
         cpus=_compile(path, "cpus", data["cpus"]),
         frameworks=_compile(path, "frameworks", data["frameworks"]),
+        **_submitter_separators(path, data["submitters"]),
     )
+
+
+def _submitter_separators(path: Path, spec: Any) -> dict[str, re.Pattern[str]]:
+    """canon.yaml's `submitters`: the separators between the companies of a joint submitter."""
+    if not isinstance(spec, dict) or set(spec) != {"joint", "joint_suffix"}:
+        raise DataFileError(path, "expected {joint, joint_suffix} (regular expressions)", "submitters")
+    try:
+        return {key: re.compile(str(spec[key])) for key in ("joint", "joint_suffix")}
+    except re.error as exc:
+        raise DataFileError(path, f"broken pattern: {exc}", "submitters") from exc
 
 
 @lru_cache(maxsize=1)
@@ -230,6 +270,8 @@ def load_round_rules(path: Path) -> dict[str, RoundRule]:
             raise DataFileError(path, "time_unit must be s or ms", f"{name}.time_unit")
         if spec.get("commit") is not None and not re.fullmatch(r"[0-9a-f]{40}", str(spec["commit"])):
             raise DataFileError(path, "commit is a 40-character git hash", f"{name}.commit")
+        if spec.get("fallback") not in (None, "round-rule"):
+            raise DataFileError(path, "fallback must be round-rule or absent", f"{name}.fallback")
         rules[str(name)] = RoundRule(round=str(name), **spec)
     return rules
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import json
 import logging
 import re
 from collections.abc import Iterator
@@ -60,8 +61,26 @@ def olympic(times: list[float], failed: int, drop: int) -> tuple[list[int], floa
     return kept, sum(times[i] for i in kept) / len(kept)
 
 
-def round_rule_score(runs: list[RunLog], rule: RoundRule, benchmark: str) -> Score:
-    """Score logs with the round's rule (v0.5, v0.6; and the cross-check for later rounds)."""
+SCALING_FILE = "scaling.json"
+
+
+def scaling_factor(folder: Path) -> float:
+    """The review committee's score factor of a benchmark folder (its scaling.json, v1.1 on), else 1.0; read as
+    the package's result_summarizer reads it (`{"scaling_factor": x}`)."""
+    path = Path(folder) / SCALING_FILE
+    if not path.is_file():
+        return 1.0
+    return float(json.loads(path.read_text(encoding="utf-8"))["scaling_factor"])
+
+
+def scaling_note(factor: float | None) -> str:
+    """The note a scaled score carries (empty for none or 1.0), worded as for the package's scores."""
+    return f"scaling factor {factor} applied (scaling.json)" if factor not in (None, 1.0) else ""
+
+
+def round_rule_score(runs: list[RunLog], rule: RoundRule, benchmark: str, factor: float = 1.0) -> Score:
+    """Score logs with the round's rule (v0.5, v0.6; the fallback and the cross-check for later rounds); the
+    olympic mean is multiplied by `factor` (the folder's scaling.json)."""
     drop = rule.drop_count(benchmark)
     failed = {r.file: (r.detail or r.status) for r in runs if not r.valid}
     valid = [r for r in runs if r.valid]
@@ -94,7 +113,8 @@ def round_rule_score(runs: list[RunLog], rule: RoundRule, benchmark: str) -> Sco
             problem=f"{len(failed)} failed runs, the rule drops at most {drop}",
         )
     counted = tuple(valid[i].file for i in kept)
-    return Score(mean / 60.0, ROUND_RULE, tuple(r.file for r in valid), counted, failed, note=note)
+    note = "; ".join(filter(None, [note, scaling_note(factor)]))
+    return Score(mean * factor / 60.0, ROUND_RULE, tuple(r.file for r in valid), counted, failed, note=note)
 
 
 class _CachedYaml:
@@ -201,6 +221,6 @@ def package_score(
     times = [per_file[f] for f in valid]
     kept, _mean = olympic(times, len(failed), rule.drop_count(benchmark))
     problem = f"{len(failed)} of {len(names)} runs rejected by the compliance checker" if minutes is None else ""
-    note = f"scaling factor {scaling} applied (scaling.json)" if scaling not in (None, 1.0) else ""
+    note = scaling_note(scaling)
     score = Score(minutes, package_scorer_name(), tuple(valid), tuple(valid[i] for i in kept), failed, problem, note)
     return score, {f: float(v) for f, v in per_file.items()}

@@ -20,8 +20,9 @@ from typing import Any
 
 from pipeline.official.canon import Canon, Pattern, canon
 
-# TPU folder names count TensorCores: tpu-v3-8192, tpuv3-32, "TPU v3-1024" (two cores per chip).
-_TPU_CORES = re.compile(r"tpu[ _-]?v\d[ ._-](\d+)", re.IGNORECASE)
+# TPU folder names count TensorCores: tpu-v3-8192, tpuv3-32, "TPU v3-1024", tpu-v5p-12288 (two cores per chip;
+# v5e and Trillium names count chips, and their canon patterns say one core per chip, so no check applies).
+_TPU_CORES = re.compile(r"tpu[ _-]?v\d[a-z]?[ ._-](\d+)", re.IGNORECASE)
 
 
 class SystemFileError(ValueError):
@@ -44,6 +45,7 @@ class SystemInfo:
     warnings: tuple[str, ...] = ()  # things that make a figure of this system doubtful
     notes: tuple[str, ...] = ()  # published quirks that were read correctly anyway
     readable: bool = True  # False: no description, or none of the published shapes
+    submitter_raw: str = ""  # the description's `submitter` as printed ("NVIDIA+CoreWeave")
 
 
 def _strip_trailing_commas(text: str) -> str:
@@ -127,10 +129,12 @@ def _folder_cores(*names: str) -> int | None:
 
 def _framework(c: Canon, framework_raw: str, folder: str) -> str | None:
     """The framework id(s), ';'-joined.  A description may list several (Dell: "NGC MXNet, NGC PyTorch");
-    the folder name then usually says which one this entry used."""
+    the folder name then usually says which one this entry used (also where one of them, HugeCTR, would
+    otherwise stand for all: later NVIDIA descriptions list HugeCTR with NeMo, DGL and PyTorch)."""
     from_desc, from_folder = c.frameworks_of(framework_raw), c.frameworks_of(folder)
+    every = c.frameworks_of(framework_raw, every=True)
     frameworks: tuple[str, ...]
-    if len(from_desc) > 1 and len(from_folder) == 1 and from_folder[0] in from_desc:
+    if len(every) > 1 and len(from_folder) == 1 and from_folder[0] in every:
         frameworks = from_folder
     else:
         frameworks = from_desc or from_folder
@@ -241,6 +245,7 @@ def describe(
         framework_raw=framework_raw,
         warnings=tuple(warnings),
         notes=tuple(notes),
+        submitter_raw=str(_first(desc, "submitter") or ""),
     )
 
 

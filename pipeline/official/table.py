@@ -17,9 +17,18 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.official.canon import RoundRule, canon
+from pipeline.official.canon import RoundRule, canon, round_rules
 from pipeline.official.logs import RunLog, read_run
-from pipeline.official.scoring import ROUND_RULE, Score, package_score, package_scorer_name, round_rule_score
+from pipeline.official.republished import folder_stamps, related_trees, republished
+from pipeline.official.republished import record_id as folder_record_id
+from pipeline.official.scoring import (
+    ROUND_RULE,
+    Score,
+    package_score,
+    package_scorer_name,
+    round_rule_score,
+    scaling_factor,
+)
 from pipeline.official.systems import SystemInfo, read_system
 from pipeline.official.tree import BenchmarkFolder, RoundTree, find_rounds
 from pipeline.official.validate import COLUMNS, INT_COLUMNS
@@ -46,6 +55,8 @@ class OfficialBuild:
     runs: pd.DataFrame
     rounds: tuple[str, ...]
     seconds: float
+    workers: int = 1  # processes that scored the folders
+    cpus: int = 1  # CPUs of the machine that built it
 
 
 def _names(files: Iterable[str]) -> str:
@@ -78,44 +89,68 @@ def _score(
         return Score(None, scorer, problem=f"benchmark {benchmark!r} is not one of {rule.round}'s"), {}
     if total < required:
         return Score(None, scorer, problem=f"only {total} of the {required} result logs the rules require"), {}
+    factor = scaling_factor(root / bf.rel)
     if rule.scorer == "mlperf-logging":
         absolute = [root / f for f in bf.logs]
         score, per_file = package_score(root / bf.rel, absolute, rule, benchmark)
         back = {str(root / f): f for f in bf.logs}  # the package speaks absolute paths; we store relative
-        return (
-            Score(
-                score.minutes,
-                score.scorer,
-                tuple(back[f] for f in score.valid),
-                tuple(back[f] for f in score.counted),
-                {back[f]: r for f, r in score.failed.items()},
-                score.problem,
-                score.note,
-            ),
-            {back[f]: m for f, m in per_file.items() if f in back},
+        score = Score(
+            score.minutes,
+            score.scorer,
+            tuple(back[f] for f in score.valid),
+            tuple(back[f] for f in score.counted),
+            {back[f]: r for f, r in score.failed.items()},
+            score.problem,
+            score.note,
         )
-    return round_rule_score(runs, rule, benchmark), {}
+        if score.minutes is None and score.failed and rule.fallback == "round-rule":
+            score = _fallback(score, runs, rule, benchmark, factor)
+        return score, {back[f]: m for f, m in per_file.items() if f in back}
+    return round_rule_score(runs, rule, benchmark, factor), {}
+
+
+def _fallback(checked: Score, runs: list[RunLog], rule: RoundRule, benchmark: str, factor: float) -> Score:
+    """The round rule's score where the package's checker rejects more runs than the rule drops (runs that were
+    accepted at publication): the note says which runs the checker rejects and why.  No score if the rule
+    finds too many failures itself."""
+    ruled = round_rule_score(runs, rule, benchmark, factor)
+    if ruled.minutes is None:
+        return checked
+    by_reason: dict[str, list[str]] = {}
+    for f, reason in sorted(checked.failed.items()):
+        by_reason.setdefault(reason, []).append(PurePosixPath(f).name)
+    reasons = "; ".join(f"{', '.join(files)}: {reason}" for reason, files in by_reason.items())
+    note = (
+        f"{checked.scorer} gives no score: its compliance checker rejects {len(checked.failed)} of {len(runs)} runs, "
+        f"more than the rule drops ({reasons}); scored with the round's rule instead"
+    )
+    return Score(ruled.minutes, ruled.scorer, ruled.valid, ruled.counted, ruled.failed,
+                 note="; ".join(filter(None, [note, ruled.note])))
 
 
 def score_folder(
     root: Path, rule: RoundRule, bf: BenchmarkFolder, system: SystemInfo
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One table row and its per-run rows.  Top-level so that a process pool can run it."""
-    benchmark = canon().benchmark(bf.benchmark_dir)
+    benchmark = rule.benchmark_id(bf.benchmark_dir)
     minigo_rule = rule.minigo_time == "eval_result" and benchmark == "minigo"
     runs = [read_run(root / f, f, minigo_rule) for f in bf.logs]
     score, per_file = _score(root, rule, bf, system, benchmark, runs)
-    recomputed = round_rule_score(runs, rule, benchmark) if runs else None
+    recomputed = round_rule_score(runs, rule, benchmark, scaling_factor(root / bf.rel)) if runs else None
     rec_minutes = recomputed.minutes if recomputed and score.minutes is not None else None
     warnings, notes = _remarks(bf, system, score, runs, rec_minutes)
-    record_id = f"{rule.round}/{bf.submitter}/{bf.system}/{benchmark}"
+    if system.submitter_raw and canon().joint.search(system.submitter_raw) and (
+        system.submitter_raw.strip().lower() not in canon().orgs
+    ):
+        notes.insert(0, f"joint submission {system.submitter_raw!r}: org is the first company named")
+    record_id = folder_record_id(rule, bf)
     row = {
         "record_id": record_id,
         "round": rule.round,
         "division": system.division,
         "category": system.category,
         "submitter": bf.submitter,
-        "org": canon().org(bf.submitter),
+        "org": canon().org_of_submitter(system.submitter_raw, bf.submitter),
         "system": bf.system,
         "system_name": system.system_name,
         "accelerator": system.accelerator,
@@ -239,8 +274,9 @@ def build_official(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(_run, jobs, chunksize=4))
     else:
-        results = [_run(j) for j in jobs]
+        workers, results = 1, [_run(j) for j in jobs]
     rows = [r for r, _ in results]
+    _note_republished(rows, republished(folder_stamps(related_trees(trees))))
     run_rows = [rr for _, runs in results for rr in runs]
     table = finish_table(pd.DataFrame(rows, columns=COLUMNS))
     dupes = table["record_id"][table["record_id"].duplicated()]
@@ -250,8 +286,18 @@ def build_official(
         raise OfficialTableError(f"record ids not unique: {sorted(set(dupes))[:5]}")
     runs = pd.DataFrame(run_rows, columns=RUN_COLUMNS).sort_values(["record_id", "file"], kind="stable")
     return OfficialBuild(
-        table, runs.reset_index(drop=True), tuple(t.rule.round for t in trees), time.perf_counter() - t0
+        table, runs.reset_index(drop=True), tuple(t.rule.round for t in trees), time.perf_counter() - t0,
+        workers, os.cpu_count() or 1,
     )
+
+
+def _note_republished(rows: list[dict[str, Any]], notes: dict[str, list[str]]) -> None:
+    """Add to each row's note what `republished` says of its runs (in place), in rounds that mark them."""
+    rules = round_rules()
+    for row in rows:
+        extra = notes.get(row["record_id"])
+        if extra and rules[row["round"]].mark_republished:
+            row["note"] = " | ".join(filter(None, [row["note"], *extra]))
 
 
 def finish_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -301,11 +347,13 @@ def official_build_command(dirs: list[Path], out: Path) -> str:
         write_table(table, out)
         written.append(out)
     else:
+        runs_written = []
         for rnd in build.rounds:
             write_table(table[table["round"] == rnd], out / f"{rnd}.csv")
             write_table(build.runs[build.runs["record_id"].str.startswith(f"{rnd}/")], out / "runs" / f"{rnd}.csv")
             written.append(out / f"{rnd}.csv")
-        written.append(write_readme(out, [Path(d) for d in dirs], build))
+            runs_written.append(out / "runs" / f"{rnd}.csv")
+        written.append(write_readme(out, [Path(d) for d in dirs], build, written=written + runs_written))
     scored = int((table["status"] == SCORED).sum())
     lines = [
         f"Built {len(table)} official records ({scored} scored, {len(table) - scored} without a score) "
@@ -313,9 +361,7 @@ def official_build_command(dirs: list[Path], out: Path) -> str:
     ]
     for rnd in build.rounds:
         part = table[table["round"] == rnd]
-        lines.append(
-            f"  {rnd}: {len(part)} records, {int((part['status'] == SCORED).sum())} scored, "
-            f"scorer {part['scorer'].iloc[0] if len(part) else '-'}"
-        )
+        scorers = ", ".join(f"{name} ({n})" for name, n in part["scorer"].value_counts().items()) or "-"
+        lines.append(f"  {rnd}: {len(part)} records, {int((part['status'] == SCORED).sum())} scored; scorer {scorers}")
     lines += [f"Wrote {p}" for p in written]
     return "\n".join(lines)

@@ -19,6 +19,8 @@ from pipeline.official.canon import RoundRule, rule_for_folder
 
 # The official summarizer scores exactly the files matching this name; others are side logs.
 RESULT_GLOB = "result_*.txt"
+# Files the scorer reads besides the logs (v1.1 on: the review committee's score factor), not side logs.
+SCORER_FILES = frozenset({"scaling.json"})
 MANIFEST = "MANIFEST.csv"
 MISSING = "missing_in_snapshot"
 
@@ -110,7 +112,7 @@ def scan_round(root: Path, rule: RoundRule) -> RoundTree:
         )
         d = root / rel_dir
         if d.is_dir():
-            for f in sorted(p for p in d.iterdir() if p.is_file()):
+            for f in sorted(p for p in d.iterdir() if p.is_file() and p.name not in SCORER_FILES):
                 rel = f"{bf.rel}/{f.name}"
                 (bf.logs if fnmatch.fnmatch(f.name, RESULT_GLOB) else bf.other_files).append(rel)
         for path in sorted(missing.get(rel_dir, [])):
