@@ -242,9 +242,40 @@ def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dic
     who = f"{ctx.name('org', org)}'s" if org else "the"
     on = f" on {sides[0][4]} chips" if sides[0][4] else ""
     label = f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {sub['round']} against {base['round']}"
-    return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
-                derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x",
+    derivation = f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x"
+    lo = hi = ratio
+    # "the fastest time ... against its best of last round", "at scale": the words say best against best
+    said_best = has_cue(ctx, claim, "fastest") or has_cue(ctx, claim, "at_scale")
+    same = None if sides[0][4] or said_best else _same_scale(ctx, org, sides)
+    if same is not None:
+        # the two bests ran on systems of different sizes: "X times faster than last round" may mean the
+        # best against the best or the same system then and now; either reading may be the one meant
+        lo, hi = min(ratio, same[0]), max(ratio, same[1])
+        derivation += f" (fastest against fastest, at different sizes); at the same size: {same[2]}"
+    return Fact(round(ratio, 4), lo, hi, (a[1], b[1]), label, derivation=derivation,
                 complete=all(fastest_known(ctx, *side) for side in sides))
+
+
+def _same_scale(ctx: ArticleContext, org: str | None, sides: list) -> tuple[float, float, str] | None:
+    """(lowest, highest, in words) of the same-size comparisons when the two rounds' fastest results ran on
+    systems of different sizes: the ratio at each size both rounds have (a speedup "on the same hardware" may
+    be any of them); None when the sizes agree or no size is shared."""
+    sizes: list[dict[int, float]] = []  # per side: chips -> fastest time at that size
+    for _, acc, bench, rnd, _ in sides:
+        best: dict[int, float] = {}
+        for r in ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd):
+            if r.seconds is not None and r.accelerator_count:
+                best[r.accelerator_count] = min(r.seconds, best.get(r.accelerator_count, r.seconds))
+        sizes.append(best)
+    if not all(sizes):
+        return None
+    n_a, n_b = (min(s, key=lambda n: s[n]) for s in sizes)  # the size of each round's best
+    shared = sorted(set(sizes[0]) & set(sizes[1]))
+    if n_a == n_b or not shared:
+        return None
+    ratios = {n: sizes[1][n] / sizes[0][n] for n in shared}
+    words = ", ".join(f"{r:.2f}x on {n:,}" for n, r in ratios.items())
+    return min(ratios.values()), max(ratios.values()), words
 
 
 def _nearby_chips(claim: Claim, ctx: ArticleContext, accs: set) -> set[int]:

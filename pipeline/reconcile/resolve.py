@@ -68,6 +68,11 @@ RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "date": date,
     # the quality target of a benchmark in a round (corpora/official/round_facts.csv)
     "quality_target": lambda c, ctx: statement_fact(c, ctx, "quality_target", ("round", "benchmark")),
+    # what the vendor says of its own systems: performance per dollar, how well a result scales
+    "price_performance": lambda c, ctx: statement_fact(c, ctx, "price_performance",
+                                                       ("org", "accelerator", "round", "benchmark")),
+    "scaling_efficiency": lambda c, ctx: statement_fact(c, ctx, "scaling_efficiency",
+                                                        ("org", "accelerator", "round", "benchmark")),
     "duration": elapsed,
 }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pipeline.reconcile.context import (
     ArticleContext,
     cue_words,
@@ -32,7 +34,8 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rounds = [rnd]
     if entry is not None and entry.attr("chips") and entry.attr("rounds"):
         rounds = list(entry.attr("rounds"))  # the Cloud TPU v3 Pod of v0.6 is named in a v0.7 story
-    if entry is not None and entry.attr("chips", rnd) and not e.benchmark and claim.bound == "exact":
+    if entry is not None and entry.attr("chips", rnd) and not e.benchmark and claim.bound == "exact" and not (
+            _many_units(entry, claim, rnd)):
         # "last year's 256-chip Pod", "a DGX A100's eight GPUs": a named system has one size; the table
         # must show a system of that size in the system's rounds
         size = int(entry.attr("chips", rnd))
@@ -69,6 +72,15 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
     return Fact(pick, pick, pick, evidence, f"{label} (sizes {_sizes_text(sizes)})", maximum=top)
+
+
+def _many_units(entry: Any, claim: Claim, rnd: str | None) -> bool:
+    """"10,752 GPUs in its ND H100 v5 virtual machines", "1,024 GPUs of DGX A100 servers": a product (a server
+    or VM design of so many chips, not one named machine) counted many times over; the count is the
+    whole system's, which the results decide, not the product's size."""
+    unit = entry.attr("chips", rnd)
+    return (not entry.attrs.get("rounds") and isinstance(claim.value, (int, float)) and bool(unit)
+            and claim.value > int(unit))
 
 
 def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None:
@@ -242,9 +254,15 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         if orgs:
             return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
                         f"on {ctx.name('accelerator', acc)} ({names(ctx.kb, 'org', orgs)})")
-    orgs = sorted({r.org for r in ctx.official.select(round=rnd)})
-    return Fact(len(orgs), len(orgs), len(orgs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
-                f"({names(ctx.kb, 'org', orgs)})")
+    # How many submitted is the organiser's count where it gave one: the tables only approximate it (joint
+    # submissions, one submitter under several folders, folders renamed), and news repeats the organiser's
+    stated = statement_fact(claim, ctx, "submitters_count", ("round",))
+    if stated is not None:
+        return stated
+    # else the submitters as the results name them (a joint "NVIDIA+CoreWeave" is one more, not NVIDIA again)
+    subs = sorted({r.submitter for r in ctx.official.select(round=rnd)})
+    return Fact(len(subs), len(subs), len(subs), (rnd,), f"the submitters of {round_name(ctx.kb, rnd)} "
+                f"({', '.join(subs)})")
 
 
 def submissions_count(claim: Claim, ctx: ArticleContext) -> Fact | None:

@@ -1,0 +1,87 @@
+"""Claims about the rounds of 2021-2025 (#20), checked against the official tables of v1.1-v5.1 and the
+statements of those rounds: each table is one kind of phrase or reasoning that news of these rounds uses,
+in invented sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.run.process import check_text
+
+
+def _claim(text: str, date: str, wording: str):
+    found = [c for c in check_text(text, date=date) if c.text == wording]
+    assert len(found) == 1, [c.text for c in check_text(text, date=date)]
+    return found[0]
+
+
+# How many organisations submitted is the organiser's own count where it gave one (the tables count folders,
+# and a joint "NVIDIA+CoreWeave" or one company under three folders would skew them); else the submitters
+# as the results name them.
+@pytest.mark.parametrize("text, date, wording, verdict, official", [
+    ("Nineteen organizations took part in MLPerf Training v3.1.", "2023-11-10", "Nineteen organizations",
+     "supported", 19),
+    ("MLPerf Training v3.0 drew results from 15 submitters.", "2023-06-28", "15 submitters", "contradicted", 16),
+    ("共17个组织参与了 MLPerf Training v4.0 的提交。", "2024-06-13", "17个组织", "supported", 17),
+    ("In MLPerf Training v2.1, 18 companies submitted results.", "2022-11-10", "18 companies", "supported", 18),
+])
+def test_a_rounds_submitters_are_counted_as_the_organiser_counts_them(text, date, wording, verdict, official):
+    c = _claim(text, date, wording)
+    assert (c.verdict, c.official) == (verdict, official)
+
+
+# A server or VM design of so many GPUs, counted many times over: the count is the whole system's
+# (what the results show), not the design's eight.
+@pytest.mark.parametrize("text, date, wording", [
+    ("NVIDIA's DGX A100 servers, 4,096 GPUs in all, trained BERT in 0.21 minutes.", "2022-11-10", "4,096 GPUs"),
+    ("英伟达用 4096 块 GPU 组成的 DGX A100 集群训练 BERT，只用了 0.21 分钟。", "2022-11-10", "4096 块 GPU"),
+])
+def test_many_units_of_a_product_are_the_systems_size(text, date, wording):
+    c = _claim(text, date, wording)
+    assert (c.verdict, c.official) == ("supported", 4096)
+
+
+# Performance per dollar is the vendor's own figure, never a speed or a size.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("Google says Trillium offers 3 times the performance per dollar of TPU v5p in MLPerf Training.",
+     "2024-11-14", "3 times", "contradicted"),
+    ("谷歌称，Trillium 的性价比是 TPU v5p 的 1.8 倍。", "2024-11-14", "1.8 倍", "supported"),
+])
+def test_price_performance_is_checked_against_the_vendors_statement(text, date, wording, verdict):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict, c.official) == ("price_performance", verdict, 1.8)
+
+
+# A ratio of how many GPUs is a size ratio; "N times last round's" multiplies what follows, as "the" does
+@pytest.mark.parametrize("text, wording, kind, metric", [
+    ("本轮参赛的 GPU 数量是上一轮的两倍。", "两倍", "ratio", "system_size_ratio"),
+    ("The number of GPUs in the largest entry was three times last round's.", "three times", "ratio",
+     "system_size_ratio"),
+    ("Its biggest system had twice that of the v4.0 entry.", "twice", "ratio", "ratio"),
+    ("Each benchmark was run three times last week.", "three times", "count", "run_count"),
+])
+def test_what_a_ratio_multiplies(text, wording, kind, metric):
+    c = _claim(text, "2024-11-14", wording)
+    assert (c.kind, c.metric) == (kind, metric)
+
+
+# "X times faster than last round" when the two rounds' best results ran on systems of different sizes:
+# the best against the best and the same size then and now are both readings (Graphcore's v1.1 best ran on
+# 256 IPUs, its v1.0 best on 64; at 16 and 64 IPUs both rounds have results).  Only a figure outside all of
+# them is a contradiction.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Graphcore's ResNet-50 training ran 1.3 times as fast as in MLPerf Training v1.0.", "1.3 times", "supported"),
+    ("Graphcore's ResNet-50 training ran 3.8 times as fast as in MLPerf Training v1.0.", "3.8 times", "supported"),
+    ("Graphcore 的 ResNet-50 训练速度是 MLPerf Training v1.0 时的 6 倍。", "6 倍", "contradicted"),
+])
+def test_a_speedup_over_last_round_at_different_scales_has_two_readings(text, wording, verdict):
+    assert _claim(text, "2021-12-02", wording).verdict == verdict
+
+
+# ... unless the words say best against best
+@pytest.mark.parametrize("text, wording", [
+    ("Graphcore's fastest ResNet-50 time was 1.3 times as fast as its best in MLPerf Training v1.0.", "1.3 times"),
+    ("在最大规模下，Graphcore 的 ResNet-50 训练速度是 MLPerf Training v1.0 时的 1.3 倍。", "1.3 倍"),
+])
+def test_a_speedup_of_the_fastest_is_best_against_best(text, wording):
+    assert _claim(text, "2021-12-02", wording).verdict == "contradicted"
