@@ -85,3 +85,34 @@ def test_a_speedup_over_last_round_at_different_scales_has_two_readings(text, wo
 ])
 def test_a_speedup_of_the_fastest_is_best_against_best(text, wording):
     assert _claim(text, "2021-12-02", wording).verdict == "contradicted"
+
+
+# A count whose noun is an accelerator's name counts that accelerator: GPUs for a GPU family, else chips
+@pytest.mark.parametrize("text, date, wording, counted", [
+    ("回顾 v3.0：CoreWeave 与英伟达的联合系统用 3072 块 H100 训练 BERT，跑出 0.13 分钟。", "2025-11-18", "3072 块",
+     "gpu"),
+    ("谷歌在 MLPerf Training v4.0 中用 6144 颗 TPU v5p 训练 GPT-3。", "2024-06-13", "6144 颗 TPU", "chip"),
+    ("AMD 在 MLPerf Training v5.0 中用 8块MI325X 完成了 Llama 2 70B LoRA 微调。", "2025-06-05", "8块", "gpu"),
+])
+def test_a_count_named_by_its_accelerator(text, date, wording, counted):
+    assert _claim(text, date, wording).counted == counted
+
+
+# The later rounds are named as the early ones are: "v3.0", "MLPerf 4.1", "MLPerf 训练 3.1" in an article
+# of another year
+@pytest.mark.parametrize("text, date, wording, official", [
+    ("Looking back at v3.0, NVIDIA and CoreWeave posted 0.13 minutes on BERT with 3,072 H100 GPUs.", "2025-11-18",
+     "0.13 minutes", 8.02838),
+    ("在 MLPerf 训练 3.0 中，英伟达和 CoreWeave 用 3072 块 H100 训练 BERT 只用了 0.13 分钟。", "2025-11-18",
+     "0.13 分钟", 8.02838),
+])
+def test_a_later_round_named_in_a_later_article(text, date, wording, official):
+    c = _claim(text, date, wording)
+    assert (c.verdict, round(c.official, 5)) == ("supported", official)
+
+
+# Seconds and minutes are no span between two dates: a result's time, even with a date nearby
+def test_a_time_of_minutes_is_no_span_since_a_date():
+    c = _claim("2022年11月以来，英伟达在 MLPerf Training v3.0 中用 3072 块 H100 训练 BERT 跑出 0.13 分钟。",
+               "2023-06-28", "0.13 分钟")
+    assert c.metric == "train_time" and c.verdict == "supported"

@@ -356,6 +356,24 @@ class _Article:
 
     # ------------------------------------------------------------------------------------- per claim
 
+    def _counted_by_name(self, st: _Sent, claim: Claim) -> Claim:
+        """"3072 块 H100", "768 H100s": a count whose noun is an accelerator's name counts that accelerator
+        (GPUs for a GPU family, else chips), which the extractor, knowing no names, left as "other"."""
+        if claim.kind != "count" or claim.counted != "other":
+            return claim
+        text = st.s.text
+        for m in st.mentions:
+            gap = text[claim.end - st.s.start:m.start - st.s.start]
+            if m.type == "accelerator" and 0 <= len(gap) <= 2 and not gap.strip():
+                return evolve(claim, counted=self._counted_as(m.id or m.family))
+        return claim
+
+    def _counted_as(self, acc: str | None) -> str:
+        entry = self.kb.get("accelerator", acc)
+        while entry is not None and not entry.attr("counted") and entry.family:
+            entry = self.kb.get("accelerator", entry.family)
+        return str(entry.attr("counted")) if entry is not None and entry.attr("counted") else "chip"
+
     def link(self, claim: Claim) -> Claim:
         """The claim with its entities, metric, comparison baseline and support, linked from the words of its
         sentence (and carried from earlier sentences for what they leave unnamed)."""
@@ -364,6 +382,7 @@ class _Article:
             ents = Entities(round=self.round)
             return evolve(claim, entities=ents)
         clause = frames.span_of(st.clauses, claim.start)
+        claim = self._counted_by_name(st, claim)
         rule = frames.choose_metric(claim, st.cues, clause, self.rules)
         # a count of one names its member ("one of two benchmarks", 唯一一家)
         ignore = set(rule.ignore if rule and not (claim.kind == "count" and claim.value == 1) else ())

@@ -44,7 +44,8 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     # featured: the chip an org's results of a round were about, when the text names none (by_round)
     "org": {"submitter": None, "featured": "accelerator", "by_round": None},
-    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None},
+    # counted: what news calls one of them when it counts them (gpu; default chip), for "768块H100"
+    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None, "counted": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
                "instance_of": "system"},
     "benchmark": {"task": None, "rounds": "round", "area": None},

@@ -214,9 +214,14 @@ def _date_range(iso: str) -> tuple[dt.date, dt.date] | None:
         return None
 
 
+DAY = 86_400.0  # seconds
+
+
 def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """"五年之后", "less than three months after its launch", "a year ago": the time from an earlier
     event (a date written nearby, a launch on record, the previous round) to this round's results."""
+    if isinstance(claim.high, (int, float)) and claim.high < DAY:
+        return None  # seconds or minutes are no span between dates: a result's time (its verb unknown)
     rnd = ctx.round or round_of(claim, ctx)
     entry = ctx.kb.get("round", rnd) if rnd else None
     end = _date_range(str(entry.attr("date"))) if entry and entry.attr("date") else None
