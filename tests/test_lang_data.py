@@ -65,3 +65,20 @@ def test_adding_a_unit_is_a_data_change(lang_copy: Path):
     q = Reader(text, lang, 0, len(text), {num.start}).quantity(num)
     assert q is not None and q.kind == "duration"
     _load_one.cache_clear()
+
+
+# Number words side by side: one number where the words continue each other, else each on its own
+# ("one eight-GPU server" is 1 and 8, never 9)
+@pytest.mark.parametrize("text, values", [
+    ("one eight-GPU server", [1, 8]),
+    ("the twelve eight-chip nodes", [12, 8]),
+    ("four thousand ninety-six chips", [4096]),
+    ("two hundred and six entries", [206]),
+    ("twenty-four records", [24]),
+    ("three five-minute runs", [3, 5]),
+])
+def test_number_words_side_by_side(text: str, values: list[int]):
+    from pipeline.extract.numbers import find_numbers
+    from pipeline.lang.loader import languages
+
+    assert [n.value for n in find_numbers(text, 0, languages()["en"])] == values

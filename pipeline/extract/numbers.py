@@ -293,13 +293,25 @@ def words_value(phrase: str, lang: Language) -> float | None:
             big = scale >= 1000
             seen = True
         elif word in lang.words:
-            current += lang.words[word]
+            value = lang.words[word]
+            if current and not _adds_to(parts[i - 1], current, value, lang):
+                return None  # "one eight-GPU server": two numbers side by side, not one
+            current += value
             seen = True
             big = False
         else:
             return None
         i += 1
     return total + current if seen else None
+
+
+def _adds_to(previous: str, current: float, value: float, lang: Language) -> bool:
+    """Whether a number word continues the number before it: a unit after a ten ("twenty-four"), or
+    anything after a scale word ("a hundred and six", "two hundred twenty")."""
+    if previous in lang.scales or previous == "and":
+        return True
+    last = lang.words.get(previous)
+    return last is not None and 20 <= last < 100 and last % 10 == 0 and value < 10 and current % 10 == 0
 
 
 def _word_step(phrase: str, value: float, lang: Language) -> float:
@@ -322,11 +334,28 @@ def _words(text: str, offset: int, lang: Language) -> list[Num]:
         return []
     out = []
     for m in rx.finditer(text):
-        value = words_value(m.group(0), lang)
-        if value is None:
-            continue
-        out.append(Num(offset + m.start(), offset + m.end(), value, _word_step(m.group(0), value, lang),
-                       float(value).is_integer(), "word"))
+        for start, end in _word_numbers(text, m.start(), m.end(), lang):
+            value = words_value(text[start:end], lang)
+            if value is not None:
+                out.append(Num(offset + start, offset + end, value, _word_step(text[start:end], value, lang),
+                               float(value).is_integer(), "word"))
+    return out
+
+
+def _word_numbers(text: str, start: int, end: int, lang: Language) -> list[tuple[int, int]]:
+    """A run of number words as the numbers it holds: itself when it reads as one ("four thousand
+    ninety-six"), else its longest readable prefix and then the rest ("one eight" is 1 and 8)."""
+    if words_value(text[start:end], lang) is not None:
+        return [(start, end)]
+    words = [w.span() for w in re.finditer(r"[^\s-]+", text[start:end])]
+    out = []
+    i = 0
+    while i < len(words):
+        j = len(words)
+        while j > i + 1 and words_value(text[start + words[i][0]:start + words[j - 1][1]], lang) is None:
+            j -= 1
+        out.append((start + words[i][0], start + words[j - 1][1]))
+        i = j
     return out
 
 

@@ -364,7 +364,8 @@ class _Article:
         text = st.s.text
         for m in st.mentions:
             gap = text[claim.end - st.s.start:m.start - st.s.start]
-            if m.type == "accelerator" and 0 <= len(gap) <= 2 and not gap.strip():
+            # a name as written, not a near spelling ("2 颗 CPU" is no GPU)
+            if m.type == "accelerator" and m.how in ("alias", "cased") and 0 <= len(gap) <= 2 and not gap.strip():
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
         return claim
 

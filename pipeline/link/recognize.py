@@ -37,9 +37,9 @@ from pipeline.link.kb import Alias, KnowledgeBase, fold, load_kb
 
 # Ranges of characters that are one token each: CJK ideographs, CJK punctuation, full-width forms.
 CJK_CHAR = r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe6f\uff00-\uffef]"
-# ASCII punctuation that Chinese text writes without spaces ("Pod(1024", "v3,ResNet") splits a token too;
-# a comma before a digit stays (2,048).
-SPLIT_PUNCT = [r"[()\[\]{};]", r",(?![0-9])"]
+# ASCII punctuation that Chinese text writes without spaces ("Pod(1024", "v3,ResNet") splits a token too,
+# and so do Markdown's emphasis and code marks ("**v3.0**"); a comma before a digit stays (2,048).
+SPLIT_PUNCT = [r"[()\[\]{};*`]", r",(?![0-9])"]
 
 
 @dataclass(frozen=True)
