@@ -151,6 +151,23 @@ def _linking_regex(kb: KnowledgeBase, key: str) -> re.Pattern[str] | None:
     return _words_regex(forms)
 
 
+def baseline_span(claim: Claim, ctx: Lookups) -> tuple[int, int] | None:
+    """Where the claim's clause names what it is compared with, as offsets into its sentence: after an
+    opener that follows the claim ("45% faster than June's time") or between an opener and the claim
+    ("比上一轮快了 45%"); None when its clause names no baseline."""
+    rx = _linking_regex(ctx.kb, "cmp:open")
+    if rx is None:
+        return None
+    text = folded(claim.sentence)
+    a, b = clause_span(claim, ctx.kb)
+    rel, end = claim.start - claim.sentence_start, claim.end - claim.sentence_start
+    after = rx.search(text, end, b)
+    if after is not None and not text[end:after.start()].strip(" ,，"):
+        return after.start(), b
+    before = [m for m in rx.finditer(text, a, rel)]
+    return (before[-1].end(), rel) if before else None
+
+
 def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
     """The claim's org, else the one the nearest earlier claim of the article is about."""
     if claim.entities.org:
