@@ -132,3 +132,15 @@ def test_a_time_of_minutes_is_no_span_since_a_date():
 ])
 def test_a_speedup_between_the_sentences_own_times(text, date, wording, verdict):
     assert _claim(text, date, wording).verdict == verdict
+
+
+# Per GPU against the last round: the fastest whole systems do not tell it; the vendor's own per-chip
+# figure over that round does (and a per-chip figure against another chip does not)
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("NVIDIA's per-GPU GPT-3 performance rose 1.3 times over the previous round.", "1.3 times", "supported"),
+    ("英伟达每块 GPU 的 GPT-3 训练性能比上一轮提升到 1.3 倍。", "1.3 倍", "supported"),
+    ("NVIDIA's per-GPU GPT-3 performance rose 3 times over the previous round.", "3 times", "contradicted"),
+])
+def test_a_per_chip_gain_over_last_round(text, wording, verdict):
+    c = _claim(text, "2024-11-14", wording)
+    assert (c.verdict, c.official) == (verdict, 1.3)

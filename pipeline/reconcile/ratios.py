@@ -127,6 +127,11 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return _fastest_vs_fastest(claim, ctx, org, sub, base_org, base, bench)
     if bench and sub.get("round") and base.get("round") and sub.get("round") != base.get("round") and (
             not sub.get("accelerator") or not base.get("accelerator")):
+        if has_cue(ctx, claim, "per_chip"):
+            # "单卡性能比上一轮提升到1.3倍", "per-GPU performance up 1.3x": per chip, which the fastest
+            # whole systems do not tell; the vendor's own per-chip figure, or nothing
+            return statement_fact(claim, ctx, "speedup", ("org", "accelerator", "round", "benchmark"),
+                                  scale="per_chip", require={"round": base["round"]})
         # "the fastest Transformer time is five times last year's", "Nvidia's ResNet-50 time improved 1.75x
         # over its best of the v0.6 round": the fastest time of each round (of the company, if named)
         anyone = has_cue(ctx, claim, "fastest", clause=True) and subject_level(claim) > CLAUSE

@@ -20,13 +20,15 @@ from pipeline.records import Claim
 
 # -- statements ------------------------------------------------------------------------------------
 def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
-                   scale: str | None = None) -> Fact | None:
+                   scale: str | None = None, require: dict[str, str] | None = None) -> Fact | None:
     """The `metric` statement that shares the most of the claim's `keys` entities and contradicts none (at
-    `scale`, if given), with the interval its wording allows; None when none shares any."""
+    `scale`, if given; naming each `require` value, such as the round a speedup is over), with the interval
+    its wording allows; None when none shares any."""
     e = claim.entities.as_dict()
     e.setdefault("round", None)
     e["round"] = e.get("round") or ctx.round
-    cands = [s for s in ctx.official.statements_of(metric) if s.value is not None and _at_scale(s, scale)]
+    cands = [s for s in ctx.official.statements_of(metric) if s.value is not None and _at_scale(s, scale)
+             and all(v in s.entity_values(k) for k, v in (require or {}).items())]
     if not any(e.get(k) for k in ("org", "accelerator", "system")):
         # a claim about no company is about the round as a whole: not checked against a company's figure
         cands = [s for s in cands if not any(s.entity_values(k) for k in ("org", "accelerator", "system"))]
