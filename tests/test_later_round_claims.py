@@ -144,3 +144,30 @@ def test_a_speedup_between_the_sentences_own_times(text, date, wording, verdict)
 def test_a_per_chip_gain_over_last_round(text, wording, verdict):
     c = _claim(text, "2024-11-14", wording)
     assert (c.verdict, c.official) == (verdict, 1.3)
+
+
+# "GPU" names the chip of a system its clause names (四台DGX H100共32块GPU), and a GPU generation's chips
+# (Hopper, Blackwell) are GPUs as much as the A100 is
+@pytest.mark.parametrize("text, date, wording, accelerator", [
+    ("一台 DGX A100 有 8 块 A100。四台 DGX H100 共 32 块 GPU 时，BERT 缩短到 1.80 分钟。", "2022-11-10", "32 块 GPU",
+     "h100"),
+    ("The DGX A100 has eight A100s. Four DGX H100 systems, 32 GPUs in all, trained BERT in 1.80 minutes.",
+     "2022-11-10", "32 GPUs", "h100"),
+    ("NVIDIA's H100 led the round; its 11,616 GPUs trained GPT-3 in 3.44 minutes.", "2024-06-13", "11,616 GPUs",
+     "h100"),
+])
+def test_gpu_is_the_chip_the_text_gives_it(text, date, wording, accelerator):
+    c = _claim(text, date, wording)
+    assert (c.entities.accelerator, c.verdict) == (accelerator, "supported")
+
+
+# Systems of each size a round's results name (Graphcore's IPU-POD16 to IPU-POD256): the time of each is
+# its own, in one sentence
+@pytest.mark.parametrize("text, wording, chips", [
+    ("Graphcore's IPU-POD256 trained ResNet-50 in 3.79 minutes, and its IPU-POD16 needed 28.3 minutes.",
+     "3.79 minutes", 256),
+    ("Graphcore 的 IPU-POD128 用 5.67 分钟完成 ResNet-50 训练，IPU-POD16 则用了 28.3 分钟。", "5.67 分钟", 128),
+])
+def test_each_system_size_keeps_its_own_time(text, wording, chips):
+    c = _claim(text, "2021-12-02", wording)
+    assert c.verdict == "supported" and f"on {chips} Graphcore IPU chips" in c.explanation

@@ -339,6 +339,11 @@ class _Article:
         if len(members) == 1:
             return members[0].id
         ids = {e.id for e in members}
+        # "四台DGX H100共32块GPU": a system named in the clause says which of the family it is built from
+        built = {str(s.attr("accelerator")) for x in near if x.type == "system" and (s := self.kb.get("system", x.id))
+                 and s.attr("accelerator") in ids}
+        if len(built) == 1:
+            return built.pop()
         for earlier in reversed(self._mentions_before(m.start)):
             if earlier.type == m.type and earlier.id in ids:
                 return earlier.id

@@ -178,8 +178,13 @@ class KnowledgeBase:
         return None
 
     def members(self, etype: str, family: str) -> list[Entry]:
-        """The entries of that type in one family."""
-        return [e for e in self.entries.get(etype, {}).values() if e.family == family]
+        """The entries of that type in one family, and in the families inside it (a GPU is an H100 through
+        the Hopper family); the generic entries themselves are none of them."""
+        out: list[Entry] = []
+        for e in self.entries.get(etype, {}).values():
+            if e.family == family:
+                out.extend(self.members(etype, e.id) if e.generic else [e])
+        return out
 
     def round_id(self, value: Any) -> str | None:
         """A round given as an id or any alias ("training-v0.7", "v0.7", "第三批")."""
