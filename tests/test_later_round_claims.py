@@ -171,3 +171,16 @@ def test_gpu_is_the_chip_the_text_gives_it(text, date, wording, accelerator):
 def test_each_system_size_keeps_its_own_time(text, wording, chips):
     c = _claim(text, "2021-12-02", wording)
     assert c.verdict == "supported" and f"on {chips} Graphcore IPU chips" in c.explanation
+
+
+# A time in the count's clause makes the count that run's size, which may be part of a named machine; a
+# named machine's own size is its owner's figure, whoever else entered its chip in the article's round
+@pytest.mark.parametrize("text, wording, verdict, official", [
+    ("回顾 v3.1：英伟达 Eos 用 3472 块 H100 训练 BERT，跑出 0.12 分钟。", "3472 块", "supported", 3472),
+    ("In v3.1 NVIDIA's Eos ran BERT on 3,472 H100 GPUs in 0.12 minutes.", "3,472 H100 GPUs", "supported", 3472),
+    ("NVIDIA's Eos supercomputer has 10,752 H100 GPUs.", "10,752 H100 GPUs", "supported", 10752),
+    ("NVIDIA's Eos supercomputer has 4,096 H100 GPUs.", "4,096 H100 GPUs", "contradicted", 10752),
+])
+def test_a_run_on_part_of_a_named_machine(text, wording, verdict, official):
+    c = _claim(text, "2025-11-18", wording)
+    assert (c.verdict, c.official) == (verdict, official)
