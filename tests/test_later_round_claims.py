@@ -184,3 +184,55 @@ def test_each_system_size_keeps_its_own_time(text, wording, chips):
 def test_a_run_on_part_of_a_named_machine(text, wording, verdict, official):
     c = _claim(text, "2025-11-18", wording)
     assert (c.verdict, c.official) == (verdict, official)
+
+
+# The round a benchmark first ran in, named by the benchmark ("the first GPT-3 round", "GPT-3's debut
+# round", "GPT-3 首次亮相的那一轮"): v3.0 in a story of 2024, not the story's round
+@pytest.mark.parametrize("text, wording", [
+    ("在 GPT-3 首次亮相的那一轮，英伟达和 CoreWeave 用 3584 块 H100 跑出 10.94 分钟。", "10.94 分钟"),
+    ("GPT-3's debut round saw NVIDIA train it in 10.94 minutes on 3,584 H100 GPUs.", "10.94 minutes"),
+    ("In the first GPT-3 round, NVIDIA and CoreWeave trained it in 10.94 minutes on 3,584 H100 GPUs.",
+     "10.94 minutes"),
+])
+def test_a_round_named_by_its_new_benchmark(text, wording):
+    c = _claim(text, "2024-06-13", wording)
+    assert (c.verdict, round(c.official, 1)) == ("supported", 656.4)
+
+
+def test_first_alone_names_no_round():
+    c = _claim("It was the first time NVIDIA trained GPT-3 in 3.44 minutes.", "2024-06-13", "3.44 minutes")
+    assert c.entities.round == "training-v4.0" and c.verdict == "supported"
+
+
+# "Last year" holds two rounds since 2021: a speedup over last year may be over either
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("NVIDIA's GPT-3 time was 3.2 times as fast as last year's.", "3.2 times", "supported"),
+    ("NVIDIA's GPT-3 time was 1.15 times as fast as last year's.", "1.15 times", "supported"),
+    ("英伟达这次把 GPT-3 测试缩短到 3.44 分钟，时间比去年提高了 3 倍。", "提高了 3 倍", "ambiguous"),
+    ("NVIDIA's GPT-3 time was 6 times as fast as last year's.", "6 times", "contradicted"),
+])
+def test_a_speedup_over_last_year(text, wording, verdict):
+    assert _claim(text, "2024-06-15", wording).verdict == verdict
+
+
+# A machine carried from the sentence before is not the one of a claim whose words name a round it was not
+# in; a clause that starts with "when" continues the one before it (its round too)
+@pytest.mark.parametrize("second", [
+    "In the first GPT-3 round a 3,584-GPU cluster held the record, when the same test took 10.94 minutes.",
+    "The record of the first GPT-3 round belonged to a 3,584-GPU cluster, when the same test took 10.94 minutes.",
+])
+def test_a_carried_machine_and_a_when_clause(second):
+    text = "NVIDIA trained GPT-3 in 3.44 minutes on 11,616 H100 GPUs. " + second
+    assert [_claim(text, "2024-06-13", w).verdict for w in ("3,584-GPU", "10.94 minutes")] == ["supported"] * 2
+
+
+# A side of a chip its round did not run has no size (B200 in v4.0), and a named benchmark without a result
+# at the shared size gets no mean of the others
+@pytest.mark.parametrize("text, date, wording", [
+    ("The larger memory lets the model fit on a quarter of the B200 GPUs the previous round needed.",
+     "2024-11-15", "a quarter"),
+    ("On 2,560 GPUs NVIDIA's Llama 3.1 405B run was 45% faster than in MLPerf Training v5.0.", "2025-11-20",
+     "45% faster"),
+])
+def test_no_figure_for_what_the_round_did_not_run(text, date, wording):
+    assert _claim(text, date, wording).verdict != "contradicted"

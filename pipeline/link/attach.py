@@ -35,7 +35,7 @@ from typing import Any
 
 from pipeline.link import frames, infer
 from pipeline.link.infer import AMBIGUOUS
-from pipeline.link.kb import KnowledgeBase, load_kb
+from pipeline.link.kb import KnowledgeBase, fold, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
 from pipeline.records import (
     ENTITY_TYPES,
@@ -315,7 +315,27 @@ class _Article:
                     continue
                 if rid:
                     st.mentions.append(Mention("round", rid, c.start, c.end, c.text, conf, "relative"))
+        st.mentions.extend(self._debut_rounds(st))
         st.mentions.sort(key=lambda m: m.start)
+
+    def _debut_rounds(self, st: _Sent) -> list[Mention]:
+        """"the first GPT-3 round", "GPT-3 首次亮相的那一轮": the round the named benchmark first ran in."""
+        before, round_words, alone = self.rules.debut_round
+        text = fold(st.s.text).lower()
+        out = []
+        for m in st.mentions:
+            if m.type != "benchmark" or not m.id:
+                continue
+            head = text[:m.start - st.s.start].rstrip()
+            tail = text[m.end - st.s.start:].lstrip()
+            paired = any(head.endswith(b) and (len(head) == len(b) or not head[-len(b) - 1].isalnum())
+                         for b in before) and any(tail.startswith(r) for r in round_words)
+            if paired or any(tail.startswith(a) for a in alone):
+                rid = self.kb.first_round(m.id)
+                if rid:
+                    out.append(Mention("round", rid, m.start, m.end, m.text, self.rules.confidence["relative"],
+                                       "relative"))
+        return out
 
     def _resolve_generics(self, st: _Sent) -> None:
         out = []
@@ -360,6 +380,17 @@ class _Article:
         return next((x for x in self.sents.values() if x.s.start <= claim.start < x.s.end), st)
 
     # ------------------------------------------------------------------------------------- per claim
+
+    def _system_of_its_round(self, chosen: dict[str, tuple[str | None, int]]) -> None:
+        """A machine carried from an earlier sentence ("11,616 H100s": Eos of v4.0) is not the one of a claim
+        whose own words name a round the machine was not in ("the first GPT-3 round", v3.0)."""
+        system, rnd = chosen.get("system"), chosen.get("round")
+        if system is None or rnd is None or system[1] < 2 or rnd[1] >= 2:
+            return
+        entry = self.kb.get("system", system[0])
+        rounds = entry.attr("rounds") if entry is not None else None
+        if rounds and rnd[0] not in rounds:
+            del chosen["system"]
 
     def _counted_by_name(self, st: _Sent, claim: Claim) -> Claim:
         """"3072 块 H100", "768 H100s": a count whose noun is an accelerator's name counts that accelerator
@@ -419,6 +450,7 @@ class _Article:
             if pick is not None:
                 chosen[t] = pick
         self._adjust(st, claim, clause, ok, chosen)
+        self._system_of_its_round(chosen)
         self._respectively(st, claim, ok, chosen)
         self._table_header(st, claim, chosen)
         if "org" not in chosen and "org" not in ignore and claim.counted not in self.rules.orgless:

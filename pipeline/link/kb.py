@@ -177,6 +177,12 @@ class KnowledgeBase:
                 return a
         return None
 
+    def first_round(self, benchmark: str) -> str | None:
+        """The earliest round whose suite holds the benchmark (GPT-3: v3.0)."""
+        entry = self.get("benchmark", benchmark)
+        rounds = set(entry.attrs.get("rounds") or ()) if entry is not None else set()
+        return next((r.id for r in self.rounds if r.id in rounds), None)
+
     def members(self, etype: str, family: str) -> list[Entry]:
         """The entries of that type in one family, and in the families inside it (a GPU is an H100 through
         the Hopper family); the generic entries themselves are none of them."""
@@ -224,6 +230,15 @@ class KnowledgeBase:
             if str(r.attrs["date"]) <= str(iso)[:10]:
                 found = r.id
         return found
+
+    def rounds_of_year_before(self, rid: str | None) -> list[str]:
+        """The rounds published in the calendar year before `rid`'s ("last year" from v4.0: v3.0 and v3.1)."""
+        entry = self.get("round", rid)
+        date = str(entry.attr("date") or "") if entry is not None else ""
+        if len(date) < 4 or not date[:4].isdigit():
+            return []
+        year = str(int(date[:4]) - 1)
+        return [r.id for r in self.rounds if str(r.attr("date") or "").startswith(year)]
 
     def previous_round(self, rid: str | None) -> str | None:
         """The round published before `rid` (None: it is the first, or no known round)."""

@@ -32,7 +32,7 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
-            "list_heads", "ago", "orgless"}
+            "list_heads", "ago", "orgless", "debut_round"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -71,6 +71,8 @@ class Linking:
     segment_delimiters: tuple[str, ...]  # what sets off independent clauses (semicolons)
     list_heads: tuple[str, ...]  # what ends the head of a list of independent clauses (a colon)
     ago: tuple[str, ...]  # after a span of time, these make it a time ("two years ago", 两年前)
+    # the round a benchmark first ran in: (words before its name, round words after it, words after alone)
+    debut_round: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
@@ -103,6 +105,12 @@ def by_lang(path: Path, value: Any, key: str) -> dict[str, tuple[str, ...]]:
         if lang not in LANGS:
             raise DataFileError(path, f"unknown language (use {', '.join(LANGS)})", f"{key}.{lang}")
     return {lang: _strs(path, forms, f"{key}.{lang}") for lang, forms in value.items()}
+
+
+def _debut(path: Path, section: Any) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    parts = _check(path, section, {"before", "round", "after_alone"}, "debut_round")
+    return tuple(tuple(sorted({f.lower() for f in _lang_forms(path, parts.get(k), f"debut_round.{k}")},  # type: ignore
+                              key=len, reverse=True)) for k in ("before", "round", "after_alone"))
 
 
 def _lang_forms(path: Path, value: Any, key: str) -> tuple[str, ...]:
@@ -225,6 +233,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         segment_delimiters=_strs(path, data.get("segment_delimiters"), "segment_delimiters"),
         list_heads=_strs(path, data.get("list_heads"), "list_heads"),
         ago=_lang_forms(path, data.get("ago"), "ago"),
+        debut_round=_debut(path, data.get("debut_round")),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),

@@ -8,8 +8,10 @@ frozen dataclass whose `evidence` lists the record ids (and statement URLs) it r
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +156,8 @@ class OfficialResults:
             for r in self.results:
                 by_round.setdefault(r.round, []).append(r)
         for r in (self.results if round is None else by_round.get(round, ())):
-            if who is not None and who.lower() not in (r.org, r.submitter.lower()):
+            if who is not None and who.lower() not in (r.org, r.submitter.lower()) and (
+                    who.lower() not in _partners(r.submitter)):
                 continue
             if accelerator is not None and r.accelerator != accelerator:
                 continue
@@ -392,3 +395,11 @@ class OfficialResults:
             for s in self.statements
             if (metric is None or s.metric == metric) and all(v in s.entity_values(k) for k, v in entities.items())
         ]
+
+
+@lru_cache(maxsize=1024)
+def _partners(submitter: str) -> frozenset[str]:
+    """The companies of a joint submission as its folder names them ("IBM+CoreWeave+NVIDIA",
+    "NVIDIA_CoreWeave", "Azure+NVIDIA"): each one's result as much as the first-named's (the table's org)."""
+    parts = re.split(r"[+_]", submitter.lower())
+    return frozenset(p.strip() for p in parts) if len(parts) > 1 else frozenset()
