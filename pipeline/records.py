@@ -214,6 +214,9 @@ class Claim:
     # was found) and the other readings weighed, each with its official figure and verdict
     frame: dict[str, Any] | None = None
     alternatives: tuple[dict[str, Any], ...] = ()
+    # the categories and divisions its words restrict it to ("在市售类别中", "in the closed division"):
+    # knowledge-base ids of type category (linker); the results it is checked against are of those only
+    qualifiers: tuple[str, ...] = ()
 
     @property
     def number(self) -> float:

@@ -236,3 +236,22 @@ def test_a_carried_machine_and_a_when_clause(second):
 ])
 def test_no_figure_for_what_the_round_did_not_run(text, date, wording):
     assert _claim(text, date, wording).verdict != "contradicted"
+
+
+# A category or division its words name restricts the results a figure is checked against: a preview or an
+# open-division figure told as available or closed is contradicted (mixed categories); one outside another
+# claim's scope, or across a semicolon, is not restricted
+@pytest.mark.parametrize("text, date, wording, verdict, distortion", [
+    ("In the closed division, MosaicML's A100 server trained BERT in 7.90 minutes.", "2022-11-14", "7.90 minutes",
+     "contradicted", "mixed_categories"),
+    ("In the open division, MosaicML's A100 server trained BERT in 7.90 minutes.", "2022-11-14", "7.90 minutes",
+     "supported", None),
+    ("在开放组中，MosaicML 的 A100 服务器训练 BERT 用时 7.90 分钟。", "2022-11-14", "7.90 分钟", "supported", None),
+    ("In the closed division MosaicML trained BERT in 7.90 minutes, against 21.37 minutes for its own baseline.",
+     "2022-11-14", "21.37 minutes", "supported", None),
+    ("在研究类别中，256 颗 TPU v3 训练 ResNet-50 用了 7.08 分钟；"
+     "云上的 TPU v2 Pod 同样是 256 颗芯片，用了 11.25 分钟。", "2018-12-14", "11.25 分钟", "supported", None),
+])
+def test_a_category_or_division_the_words_name(text, date, wording, verdict, distortion):
+    c = _claim(text, date, wording)
+    assert (c.verdict, c.distortion) == (verdict, distortion)

@@ -381,6 +381,28 @@ class _Article:
 
     # ------------------------------------------------------------------------------------- per claim
 
+    def _qualified(self, st: _Sent, claim: Claim, clause: frames.Span | None) -> Claim:
+        """The category and division its words restrict it to: named in its clause, else named once in
+        its sentence ("在市售类别中，DLRM 的最快成绩为 0.51 分钟", "in the closed division ... 7.90 minutes")."""
+        if st.in_region(claim) is not None:
+            return claim  # a figure inside another's comparison ("against 21.37 minutes for its baseline")
+        named = [m for m in st.mentions if m.type == "category" and m.id
+                 and m.confidence >= self.rules.min_confidence and st.in_region(m) is None]
+        # its clause, else what stands before it in its part of the sentence (not past a semicolon: "在研究
+        # 类别中，……7.08分钟；云上可租用的 TPU v2 Pod ……11.25分钟")
+        segment = frames.span_of(st.segments, claim.start) if st.segments else None
+        # ... with no other figure between them ("in the closed division ... 7.90 minutes, against 21.37
+        # minutes for its baseline": the division is the 7.90's)
+        own = [m for m in named if clause and frames.inside(m, clause)] or [
+            m for m in named if m.end <= claim.start and (segment is None or frames.inside(m, segment))
+            and not any(m.end <= a and b <= claim.start for a, b in st.claims)]
+        by_axis: dict[str, set[str]] = {}
+        for m in own:
+            entry = self.kb.get("category", m.id)
+            by_axis.setdefault(str(entry.attr("axis") or "category") if entry else "category", set()).add(str(m.id))
+        quals = tuple(sorted(next(iter(ids)) for ids in by_axis.values() if len(ids) == 1))
+        return evolve(claim, qualifiers=quals) if quals else claim
+
     def _system_of_its_round(self, chosen: dict[str, tuple[str | None, int]]) -> None:
         """A machine carried from an earlier sentence ("11,616 H100s": Eos of v4.0) is not the one of a claim
         whose own words name a round the machine was not in ("the first GPT-3 round", v3.0)."""
@@ -420,6 +442,7 @@ class _Article:
             return evolve(claim, entities=ents)
         clause = frames.span_of(st.clauses, claim.start)
         claim = self._counted_by_name(st, claim)
+        claim = self._qualified(st, claim, clause)
         rule = frames.choose_metric(claim, st.cues, clause, self.rules)
         # a count of one names its member ("one of two benchmarks", 唯一一家)
         ignore = set(rule.ignore if rule and not (claim.kind == "count" and claim.value == 1) else ())

@@ -51,7 +51,7 @@ ATTR_KEYS: dict[str, dict[str, str | None]] = {
     "benchmark": {"task": None, "rounds": "round", "area": None},
     "framework": {"org": "org"},
     "round": {"date": None, "ordinal": None},
-    "category": {},
+    "category": {"axis": None},  # axis: category (availability; the default) or division (closed/open)
 }
 # MLPerf benchmark keys carry underscores (dlrm_dcnv2, llama2_70b_lora): ids take them as the tables write them
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._\-]*$")

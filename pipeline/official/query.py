@@ -7,6 +7,7 @@ frozen dataclass whose `evidence` lists the record ids (and statement URLs) it r
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from collections import Counter
@@ -125,6 +126,20 @@ class OfficialResults:
         if dupes:
             raise OfficialTableError(f"{path}: record ids given twice: {dupes[:5]}")
         return rows
+
+    def restricted(self, category: str | None = None, division: str | None = None) -> OfficialResults:
+        """The same tables holding only the results of one category and/or division (the statements stay):
+        what a claim "in the available category" or "in the closed division" is checked against."""
+        if category is None and division is None:
+            return self
+        views = self.__dict__.setdefault("_views", {})
+        if (category, division) not in views:
+            view = copy.copy(self)
+            view.__dict__ = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+            view.results = tuple(r for r in self.results if (category is None or r.category == category)
+                                 and (division is None or r.division == division))
+            views[(category, division)] = view
+        return views[(category, division)]
 
     # -- selection ---------------------------------------------------------------------------------
     def select(

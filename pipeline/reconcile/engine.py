@@ -201,7 +201,41 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
         own = _ratio_of_stated_times(claim, judged, ctx)
         if own is not claim:
             return own
-    return weigh(counted_metric(claim, ctx), ctx, resolve, functools.partial(_judge, look=ctx))
+    claim = counted_metric(claim, ctx)
+    judge_in = functools.partial(_judge, look=ctx)
+    qualified = _restricted(claim, ctx)
+    if qualified is None:
+        return weigh(claim, ctx, resolve, judge_in)
+    done = weigh(claim, qualified, resolve, judge_in)
+    if done.verdict == "contradicted":
+        # "在市售类别中 ... 0.51 分钟" where 0.51 minutes is a preview result: the figure is of another
+        # category or division than its words give it
+        anywhere = weigh(claim, ctx, resolve, judge_in)
+        if anywhere.verdict == "supported":
+            where = ", ".join(ctx.name("category", q) for q in claim.qualifiers)
+            done = evolve(done, distortion="mixed_categories",
+                          explanation=f"It fits a result outside the {where} results its words give it "
+                                      f"({anywhere.explanation.rstrip('.')}); within them: {done.explanation}")
+    return done
+
+
+# facts of one result (or two), which a category or division its words name restricts
+QUALIFIED_METRICS = ("train_time", "fastest_time", "chip_count", "gpu_count", "host_count", "system_size_ratio",
+                     "speedup")
+
+
+def _restricted(claim: Claim, ctx: ArticleContext) -> ArticleContext | None:
+    """The article context with only the results of the category and division the claim's words name
+    (None when they name none)."""
+    if claim.metric not in QUALIFIED_METRICS:
+        return None  # records, submitters and suites are counted over every result of the round
+    axes: dict[str, str] = {}
+    for q in claim.qualifiers:
+        entry = ctx.kb.get("category", q)
+        axes[str(entry.attr("axis") or "category") if entry else "category"] = q
+    if not axes:
+        return None
+    return replace(ctx, official=ctx.official.restricted(axes.get("category"), axes.get("division")), memo={})
 
 
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)

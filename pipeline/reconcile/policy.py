@@ -147,6 +147,8 @@ def frame_of(claim: Claim, reading: Reading) -> dict:
     out["reading"] = reading.why
     out["found"] = {t: LEVEL_NAMES[level(claim, t)] for t in ENTITY_TYPES if getattr(claim.entities, t)
                     and getattr(e, t) == getattr(claim.entities, t)}
+    if claim.qualifiers:
+        out["qualifiers"] = list(claim.qualifiers)  # the category / division its words restrict it to
     return out
 
 
