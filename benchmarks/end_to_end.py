@@ -5,7 +5,10 @@ that language over the same texts in a fresh process of its own (its start-up in
 - Chinese: jieba.lcut over every article's text (jieba's dictionary loaded as jieba loads it);
 - English: quantulum3's parser over every sentence of every article (its classifier loaded).
 
-    .venv/bin/python benchmarks/end_to_end.py ZH_DIR EN_DIR [--workers 1] [--repeat 2]
+    .venv/bin/python benchmarks/end_to_end.py ZH_DIR EN_DIR [--workers 0] [--repeat 2]
+
+--workers 0 (the default) runs `newsclaims run` as a person types it, with its default worker count (one
+per core, as memory allows); --workers 1 measures one process.
 
 Articles are read as newsclaims reads them (decoded, HTML to text) before the baseline's clock starts, so
 the baseline is charged for nothing but its own work; newsclaims is charged for everything.  Each side
@@ -99,7 +102,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("zh", type=Path)
     ap.add_argument("en", type=Path)
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     result = {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tomllib
 from pathlib import Path
@@ -15,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import WRITE_ERRNOS, ConfigError, NewsclaimsError
+from pipeline.procs import auto_workers
 from pipeline.settings import Engine, Settings
 
 
@@ -99,7 +99,8 @@ def run(
                       ] = Engine.LOCAL,
     scheduler: Annotated[str | None, typer.Option(
         metavar="ADDRESS", help="Dask scheduler address (default: a local cluster).")] = None,
-    workers: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per CPU core).")] = 1,
+    workers: Annotated[int, typer.Option(metavar="N", help="Worker processes (0, the default: one per CPU "
+                                         "core, as many as the free memory holds).")] = 0,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     follow_symlinks: Annotated[bool, typer.Option(
@@ -122,7 +123,7 @@ def run(
         settings = settings.updated({"follow_symlinks": True})
     if workers < 0:
         _fail(f"--workers must be 0 (one per CPU core) or more, not {workers}", 2)
-    workers = workers or _cpu_cores()
+    workers = workers or auto_workers()
     if engine == Engine.DASK:
         try:
             import dask.distributed  # noqa: F401
@@ -166,14 +167,6 @@ def run(
 def _n(count: int, noun: str) -> str:
     """'1 article', '2 articles': counts as a person writes them."""
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-def _cpu_cores() -> int:
-    """The cores this process may run on (a container or taskset may allow fewer than the machine has)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 @app.command()

@@ -19,3 +19,36 @@ def context() -> Any:  # a multiprocessing context (its typing lacks Process)
 def uses_fork() -> bool:
     """Whether workers are forked (and so share what the parent loaded)."""
     return context().get_start_method() == "fork"
+
+
+# what one worker holds at most while it checks articles (benchmarks/README.md: 350-520 MB peak RSS)
+WORKER_MEMORY = 600 * 1024 * 1024
+
+
+def cpu_cores() -> int:
+    """The cores this process may run on (a container or taskset may allow fewer than the machine has)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can give without swapping (Linux's MemAvailable), None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def auto_workers() -> int:
+    """Workers for `--workers 0`, the default: one per core, as many as the free memory holds."""
+    cores = cpu_cores()
+    memory = available_memory()
+    return max(1, min(cores, memory // WORKER_MEMORY)) if memory is not None else cores
