@@ -176,12 +176,17 @@ def report(
         Path | None, typer.Option("--input", metavar="DIR", help="The articles' folder (default: from run.json).")
     ] = None,
     config: ConfigOpt = None,
+    workers: Annotated[int, typer.Option(metavar="N", help="Processes rendering the report's parts (0, the "
+                                         "default: one per CPU core, as many as the free memory holds).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="List the files written as JSON, for scripts.")] = False,
 ) -> None:
     """Rebuild report.html, report.md, chart.svg and claims.parquet from claims.jsonl, without rerunning."""
     from pipeline.report.cli import report_command
 
-    written = report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles)
+    if workers < 0:
+        _fail(f"--workers must be 0 (one per CPU core) or more, not {workers}", 2)
+    written = report_command(run_dir, input_dir, per_page=_settings(config).report_page_articles,
+                             workers=workers or auto_workers())
     if as_json:
         print(json.dumps({"written": [str(p) for p in written]}, ensure_ascii=False, indent=1))
         return

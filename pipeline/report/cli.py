@@ -9,7 +9,8 @@ from pipeline.errors import ReportError
 from pipeline.report.build import PAGE_ARTICLES, write_reports
 
 
-def report_command(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES) -> list[Path]:
+def report_command(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES,
+                   workers: int = 1) -> list[Path]:
     """Rebuild the reports of a finished run from its claims.jsonl; returns the files written.
 
     Raises ReportError (a NewsclaimsError) when OUT_DIR holds no run, so the CLI can print the message and
@@ -20,4 +21,4 @@ def report_command(out_dir: Path, input_dir: Path | None = None, per_page: int =
                           "first")
     if input_dir is not None and not Path(input_dir).exists():
         raise ReportError(f"{input_dir}: no such folder (the articles the run read)")
-    return write_reports(out_dir, Path(input_dir) if input_dir is not None else None, per_page)
+    return write_reports(out_dir, Path(input_dir) if input_dir is not None else None, per_page, workers=workers)
