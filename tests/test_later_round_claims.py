@@ -255,3 +255,27 @@ def test_no_figure_for_what_the_round_did_not_run(text, date, wording):
 def test_a_category_or_division_the_words_name(text, date, wording, verdict, distortion):
     c = _claim(text, date, wording)
     assert (c.verdict, c.distortion) == (verdict, distortion)
+
+
+# A time given to a company its sentence names is checked against that company's results: another
+# submitter's result that happens to fit is no support (it is the distortion: a result given to the wrong
+# company); only where the named company has none (the Ascend's were SIAT's) do others' results count
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("On MiniGo, Azure finished in 15.47 minutes on 1,792 A100 GPUs.", "2021-12-02", "15.47 minutes",
+     "contradicted"),
+    ("在 MiniGo 项目上，Azure 用 1792 块 A100 跑出 17.44 分钟。", "2021-12-02", "17.44 分钟", "supported"),
+])
+def test_a_time_given_to_the_company_named(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict
+
+
+# A family word right after a name the knowledge base lacks ("ABCI 超级计算机", "the ABCI supercomputer") is
+# that machine, not a member of the family (NVIDIA's DGX SuperPOD in v0.6)
+@pytest.mark.parametrize("text, wording", [
+    ("Fujitsu's ABCI supercomputer trained ResNet-50 in 1.17 minutes on 2,048 V100s in the open division.",
+     "1.17 minutes"),
+    ("在开放组中，富士通用 ABCI 超级计算机上的 2048 块 V100 把 ResNet-50 压到 1.17 分钟。", "1.17 分钟"),
+])
+def test_a_machine_the_knowledge_base_lacks(text, wording):
+    c = _claim(text, "2019-07-11", wording)
+    assert (c.entities.org, c.verdict) == ("fujitsu", "supported")

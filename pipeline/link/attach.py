@@ -346,6 +346,8 @@ class _Article:
         st.mentions = out
 
     def _resolve_family(self, st: _Sent, m: Mention) -> str | None:
+        if self._named_by_unknown(st, m):
+            return None  # "ABCI超级计算机", "the Frontier supercomputer": a machine the knowledge base lacks
         members = self.kb.members(m.type, m.family or "")
         clause = frames.span_of(st.clauses, m.start)
         near = [x for x in st.mentions if x.id and x.how != "generic" and clause and frames.inside(x, clause)]
@@ -368,6 +370,16 @@ class _Article:
             if earlier.type == m.type and earlier.id in ids:
                 return earlier.id
         return None
+
+    @staticmethod
+    def _named_by_unknown(st: _Sent, m: Mention) -> bool:
+        """A family word right after a name no mention covers (a capitalised or upper-case Latin word)."""
+        head = st.s.text[:m.start - st.s.start].rstrip()
+        word = re.search(r"[A-Za-z][A-Za-z0-9-]*$", head)
+        if word is None or not (word.group(0)[0].isupper()):
+            return False
+        start = st.s.start + word.start()
+        return not any(x.start <= start < x.end for x in st.mentions if x is not m)
 
     def _mentions_before(self, pos: int) -> list[Mention]:
         return [m for st in self._in_order() if st.s.start < pos for m in st.mentions if m.end <= pos and m.id]

@@ -73,13 +73,17 @@ def _single_machine(claim: Claim, ctx: ArticleContext) -> bool:
     return bool(product) and has_cue(ctx, claim, "single")
 
 
-def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int], strict: bool = False
-                    ) -> list[list[OfficialResult]]:
+def _candidate_sets(ctx: ArticleContext, org, acc, bench, rnd, fw, chips: set[int], strict: bool = False,
+                    named: bool = False) -> list[list[OfficialResult]]:
     """Result sets matching the claim, from strict to loose: the text may state the framework or scale
     loosely, and the org differently (Ascend results were submitted by SIAT, not Huawei).  Unscored rows
     are kept so the caller can tell 'no such result' from 'its logs are missing'."""
-    out = []
+    out: list[list[OfficialResult]] = []
     for who in [org] + ([None] if org and acc else []):
+        if who is None and out and named:
+            # another submitter's result only where the org its sentence names has none (the Ascend's were
+            # SIAT's, not Huawei's): one that merely fits would hide a time given to the wrong company
+            break
         base = dict(who=who, accelerator=acc, benchmark=bench, round=rnd)
         for f, cs in [(fw, chips), (None, chips)] + ([] if strict else [(fw, set()), (None, set())]):
             rows = [r for r in ctx.official.select(**base, framework=f) if not cs or r.accelerator_count in cs]
@@ -97,7 +101,8 @@ def _one_result(claim: Claim, ctx: ArticleContext, bench: str, rnd: str, chips: 
         if sized and not any(r.scored for r in sized):
             # the system the text names exists, but its logs are missing: a published time or nothing
             return _stated_time(claim, ctx, bench, rnd)
-    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips, strict)
+    org_named = bool(e.org) and e.org in ctx.named.get(claim.sentence_index, {}).get("org", ())
+    sets = _candidate_sets(ctx, e.org, e.accelerator, bench, rnd, e.framework, chips, strict, org_named)
     if not sets:
         return _stated_time(claim, ctx, bench, rnd)
     all_rows = next((rs for rs in sets if any(_fits(claim, r) for r in rs if r.scored)), sets[0])
