@@ -279,3 +279,17 @@ def test_a_time_given_to_the_company_named(text, date, wording, verdict):
 def test_a_machine_the_knowledge_base_lacks(text, wording):
     c = _claim(text, "2019-07-11", wording)
     assert (c.entities.org, c.verdict) == ("fujitsu", "supported")
+
+
+# Two companies compared "on the same number of GPUs" (同样数量的 GPU), the number in the sentence: both at
+# that size, not each one's best at any size
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Azure trained 3D U-Net in 1.26 minutes on 768 GPUs, about 9% faster than NVIDIA's result on the same "
+     "number of GPUs.", "about 9% faster", "supported"),
+    ("Azure trained 3D U-Net in 1.26 minutes on 768 GPUs, about 15% faster than NVIDIA's result on the same "
+     "number of GPUs.", "about 15% faster", "contradicted"),
+    ("Azure 用 768 块 GPU 训练 3D U-Net 只需 1.26 分钟，在同样数量的 GPU 上比英伟达快了约 9%。", "快了约 9%",
+     "supported"),
+])
+def test_two_companies_at_the_same_size(text, wording, verdict):
+    assert _claim(text, "2021-12-02", wording).verdict == verdict

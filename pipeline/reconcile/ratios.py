@@ -181,14 +181,18 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
                         bench: str) -> Fact | None:
     """"Google trained BERT roughly twice as fast as NVIDIA": two companies' best times, any scale."""
     rnd = sub.get("round") or round_of(claim, ctx)
-    # a side that names a machine of one size ("英伟达单台DGX-1") is that machine's time, not the company's best
-    sides = [(org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system"))),
-             (base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")))]
+    # a side that names a machine of one size ("英伟达单台DGX-1") is that machine's time, not the company's best;
+    # "on the same number of GPUs" with the number in the sentence: both at that size
+    same = sorted(_nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator"), None})) \
+        if has_cue(ctx, claim, "same_size") else []
+    at = same[0] if len(same) == 1 else None
+    sides = [(org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system")) or at),
+             (base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")) or at)]
     a, b = (fastest_time(ctx, *side) for side in sides)
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
-    label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s"
+    label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s" + (f", both on {at:,} chips" if at else "")
     return Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
                 derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x",
                 complete=all(fastest_known(ctx, *side) for side in sides))
