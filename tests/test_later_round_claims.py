@@ -293,3 +293,15 @@ def test_a_machine_the_knowledge_base_lacks(text, wording):
 ])
 def test_two_companies_at_the_same_size(text, wording, verdict):
     assert _claim(text, "2021-12-02", wording).verdict == verdict
+
+
+# Chips pair off with the figures of a sentence as benchmarks and systems do: "the MI325X finished in 22.04
+# minutes and the MI300X in 29.25 minutes" gives each chip its own time
+@pytest.mark.parametrize("text, wording, official", [
+    ("AMD entered eight-GPU servers on the LoRA test only. The MI325X finished in 22.04 minutes and the MI300X in "
+     "29.25 minutes.", "22.04 minutes", 1322.2),
+    ("AMD 只参加了 LoRA 测试：MI325X 用时 22.04 分钟，MI300X 用时 29.25 分钟。", "29.25 分钟", 1755.0),
+])
+def test_each_chip_keeps_its_own_time(text, wording, official):
+    c = _claim(text, "2025-06-06", wording)
+    assert c.verdict == "supported" and round(c.official, 1) == official
