@@ -305,3 +305,15 @@ def test_two_companies_at_the_same_size(text, wording, verdict):
 def test_each_chip_keeps_its_own_time(text, wording, official):
     c = _claim(text, "2025-06-06", wording)
     assert c.verdict == "supported" and round(c.official, 1) == official
+
+
+# An average is not the best benchmark's "up to" figure: a vendor's up-to statement supports "up to 2.6x",
+# never "averaged 2.6x"
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("NVIDIA says H100 delivered up to 2.6 times the A100's performance.", "up to 2.6 times", "supported"),
+    ("NVIDIA's headline says H100 averaged 2.6 times the A100 across all eight workloads.", "2.6 times",
+     "unverifiable"),
+    ("NVIDIA 称 H100 在八项测试中平均是 A100 的 1.9 倍。", "1.9 倍", "supported"),
+])
+def test_an_average_is_not_an_up_to_figure(text, wording, verdict):
+    assert _claim(text, "2022-11-14", wording).verdict == verdict

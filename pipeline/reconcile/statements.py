@@ -240,6 +240,7 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
     if claim.kind == "ratio" and not base and compares_unnamed(claim, ctx):
         return []  # "达到世界第一超算的两倍": measured against something no statement is about
     scale = _scale(claim, ctx)
+    averaged = has_cue(ctx, claim, "average", clause=True)
     out = []
     for st in (st for m in metrics for st in ctx.official.statements_of(m)):
         if not isinstance(st.value, (int, float)):
@@ -262,6 +263,8 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
             continue
         if not _at_scale(st, scale):
             continue
+        if averaged and _note_value(st.note, "bound") == "upper":
+            continue  # "H100 averaged 2.6x": an up-to figure (the best benchmark's) is no average
         if st.metric == "peak_compute" and _other_size(claim, ctx, st):
             continue  # a pod's peak is not that of a slice its sentence sizes otherwise
         out.append(st)
