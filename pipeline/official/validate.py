@@ -15,9 +15,12 @@ import io
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import OfficialTableError
+
+if TYPE_CHECKING:
+    from pipeline.link.kb import KnowledgeBase
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._+\-]*$")
 DIVISIONS = ("closed", "open")
@@ -36,11 +39,11 @@ INT_COLUMNS = ("accelerator_count", "host_count", "runs_used", "runs_valid", "ru
                "runs_total", "runs_required")
 
 
-def known_ids() -> dict[str, frozenset[str]]:
-    """Round, benchmark and category ids of the knowledge base (one validated loader for all ids)."""
+def known_ids(kb: KnowledgeBase | None = None) -> dict[str, frozenset[str]]:
+    """Round, benchmark and category ids of the knowledge base (default: the shipped one)."""
     from pipeline.link.kb import load_kb
 
-    kb = load_kb()
+    kb = kb or load_kb()
     return {t: frozenset(kb.entries.get(t, {})) for t in ("round", "benchmark", "category")}
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pipeline.errors import ReportError
 from pipeline.fileio import atomic_write_bytes, atomic_write_text, writing_to
-from pipeline.link import load_kb
+from pipeline.link import KnowledgeBase, load_kb
 from pipeline.report.fmt import VERDICT_LABELS
 from pipeline.report.html import evidence_of, template_env
 from pipeline.report.load import (
@@ -69,9 +69,10 @@ def paragraphs(view: ArticleView, numbers: dict[str, int], by_id: dict[str, dict
     return kept
 
 
-def render_article(out_dir: Path, doc: str, input_dir: Path | None = None) -> str:
-    """The page for `doc` of the run in `out_dir`."""
+def render_article(out_dir: Path, doc: str, input_dir: Path | None = None, kb: KnowledgeBase | None = None) -> str:
+    """The page for `doc` of the run in `out_dir` (entities named with `kb`, default the shipped one)."""
     out_dir = Path(out_dir)
+    kb = kb or load_kb()
     if not (out_dir / "claims.jsonl").is_file():
         raise ReportError(f"{out_dir / 'claims.jsonl'}: not found; run `newsclaims run INPUT_DIR --out {out_dir}` "
                           "first")
@@ -81,7 +82,6 @@ def render_article(out_dir: Path, doc: str, input_dir: Path | None = None) -> st
     if not claims and not _in_run(out_dir, doc):
         raise ReportError(f"{doc}: no article of that name in the run {out_dir} (names as in claims.jsonl's doc)")
     claims.sort(key=lambda c: (int(c.get("start") or 0), int(c.get("end") or 0)))
-    kb = load_kb()
     for c in claims:
         if c.get("lang") not in (None, "en"):
             c["summary"] = summarize(c, kb)
@@ -89,7 +89,7 @@ def render_article(out_dir: Path, doc: str, input_dir: Path | None = None) -> st
     numbers = {c["id"]: n for n, c in enumerate(claims, 1)}
     by_id = {c["id"]: c for c in claims}
     official = str(info["official"]) if info.get("official") else None
-    evidence = evidence_of(official, (e for c in claims for e in c.get("evidence") or ()))
+    evidence = evidence_of(official, (e for c in claims for e in c.get("evidence") or ()), kb)
     return template_env().get_template("article.html.j2").render(
         view=view, paragraphs=paragraphs(view, numbers, by_id), numbers=numbers, evidence=evidence,
         labels=VERDICT_LABELS, official=official, today=dt.date.today().isoformat(),

@@ -20,6 +20,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.report.chart import claims_chart
 from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
@@ -93,13 +94,11 @@ def _on_page(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
     return out
 
 
-def _add_summaries(shown: list[dict[str, Any]], claims: list[dict[str, Any]]) -> None:
+def _add_summaries(shown: list[dict[str, Any]], claims: list[dict[str, Any]], kb: KnowledgeBase) -> None:
     """A claim in a language other than English gets its verdict in one sentence of that language (the
     explanation beside it is in English)."""
-    from pipeline.link import load_kb
     from pipeline.report.summary import summarize
 
-    kb = load_kb()
     for page_claim, claim in zip(shown, claims, strict=True):
         if claim.get("lang") not in (None, "en"):
             said = summarize(claim, kb)
@@ -114,15 +113,14 @@ def _official(path: str | None) -> Any:
     return OfficialResults(path)
 
 
-def evidence_of(official: str | None, ids: Iterable[Any]) -> dict[str, dict[str, str | None]]:
+def evidence_of(official: str | None, ids: Iterable[Any], kb: KnowledgeBase) -> dict[str, dict[str, str | None]]:
     """The evidence ids as the report shows them; none when the official tables cannot be read (the page
     then shows the bare ids, as before)."""
     from pipeline.errors import NewsclaimsError
-    from pipeline.link import load_kb
     from pipeline.report.evidence import describe
 
     try:
-        return describe(_official(official), load_kb(), ids)
+        return describe(_official(official), kb, ids)
     except (NewsclaimsError, OSError):
         return {}
 
@@ -136,9 +134,10 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
     docs: dict[str, int] = {}
     claims = [_on_page(c, docs) for c in report.claims]
-    _add_summaries(claims, report.claims)
+    kb = report.kb or load_kb()
+    _add_summaries(claims, report.claims, kb)
     # each evidence id once per page, said in words with its link (a claim's panel looks it up)
-    evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()))
+    evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()), kb)
     data = {"claims": claims, "docs": list(docs), "evidence": evidence}
     try:
         data_json = script_json(data)

@@ -19,7 +19,7 @@ from typing import Any
 from pipeline.errors import NewsclaimsError
 from pipeline.fileio import read_jsonl
 from pipeline.ingest.read import doc_id, find_articles, read_article
-from pipeline.link import load_kb
+from pipeline.link import KnowledgeBase, load_kb
 from pipeline.report.corpus import conflict_order
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
 from pipeline.report.summary import summarize
@@ -68,6 +68,7 @@ class ReportData:
     conflicts: list[dict[str, Any]]
     errors: list[dict[str, Any]]
     articles: list[ArticleView]
+    kb: KnowledgeBase | None = None  # the knowledge base the report names entities with (loaded once)
 
     @property
     def discrepancies(self) -> list[dict[str, Any]]:
@@ -221,10 +222,10 @@ def conflict_key(conflict: dict[str, Any]) -> str:
     return hashlib.sha1(basis.encode("utf-8")).hexdigest()[:12]
 
 
-def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, Any]], kb: KnowledgeBase
+                    ) -> list[dict[str, Any]]:
     """Conflict rows carry a summary of each claim; the report completes it from the full claim when at
     hand (its sentence), and adds the display strings."""
-    kb = load_kb()
     for conflict in conflicts:
         conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
         for c in conflict["claims"]:
@@ -249,15 +250,16 @@ def article_docs(folder: Path | None, claim_docs: Iterable[str], errors: list[di
     return [d for d in listed if d not in error_docs] + [d for d in docs if d not in known]
 
 
-def load_report(out_dir: Path, input_dir: Path | None = None) -> ReportData:
+def load_report(out_dir: Path, input_dir: Path | None = None, kb: KnowledgeBase | None = None) -> ReportData:
     """Everything the report shows of the run in `out_dir`, its articles read from `input_dir` or the
-    folder run.json names."""
+    folder run.json names; entities named with `kb` (default: the shipped knowledge base)."""
     out_dir = Path(out_dir)
+    kb = kb or load_kb()
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
     claims = with_display(read_rows(out_dir / "claims.jsonl"))
     by_id = {c["id"]: c for c in claims}
-    conflicts = shown_conflicts(sorted(read_rows(out_dir / "conflicts.jsonl"), key=conflict_order), by_id)
+    conflicts = shown_conflicts(sorted(read_rows(out_dir / "conflicts.jsonl"), key=conflict_order), by_id, kb)
     errors = read_rows(out_dir / "errors.jsonl")
 
     by_doc: dict[str, list[dict[str, Any]]] = {}
@@ -266,4 +268,4 @@ def load_report(out_dir: Path, input_dir: Path | None = None) -> ReportData:
     docs = article_docs(folder, by_doc, errors)
     articles = [article_view(doc, by_doc.get(doc, []), folder) for doc in docs]
     official = info.get("official")
-    return ReportData(out_dir, folder, str(official) if official else None, claims, conflicts, errors, articles)
+    return ReportData(out_dir, folder, str(official) if official else None, claims, conflicts, errors, articles, kb)

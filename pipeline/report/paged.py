@@ -22,6 +22,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pipeline.fileio import atomic_write_text, atomic_writers, remove_stale_temps
+from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.procs import uses_fork
 from pipeline.report.chart import claims_chart
 from pipeline.report.corpus import CorpusIndex, index_corpus
@@ -76,7 +77,8 @@ def part_name(number: int) -> str:
 def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None, per_page: int,
                         chart_file: str, index: CorpusIndex | None = None, workers: int = 1,
                         progress: Callable[[int, int, str], None] | None = None,
-                        meanwhile: Callable[[], list[Path]] | None = None) -> list[Path]:
+                        meanwhile: Callable[[], list[Path]] | None = None, kb: KnowledgeBase | None = None
+                        ) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
     earlier run with more parts are removed.  With `workers` > 1 the parts are rendered in that many
     processes (forked, where the platform allows: they share the index without copying it), and this
@@ -89,8 +91,9 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     pages_dir = out_dir / PAGES_DIR
     written: list[Path] = []
     rows: list[IndexRow] = []
+    kb = kb or load_kb()  # once for every part (forked workers inherit it)
     _SHARED.update(pages_dir=pages_dir, index=index, folder=folder, official=official, docs=docs, total=total,
-                   per_page=per_page, doc_pages=doc_pages)
+                   per_page=per_page, doc_pages=doc_pages, kb=kb)
     try:
         numbers = range(1, total + 1)
         done: list[tuple[list[Path], list[IndexRow]]] = []
@@ -126,7 +129,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     atomic_write_text(out_dir / chart_file, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
     written.append(out_dir / chart_file)
     summary = index.summary(len(docs), sum(1 for r in rows if r.claims), len(errors))
-    top = _shown_top(index)
+    top = _shown_top(index, kb)
     context = dict(summary=summary, official=official, out_dir=str(out_dir), input_dir=str(folder) if folder else None,
                    pages=total, per_page=per_page, chart=Markup(chart), conflicts=top["conflicts"],
                    discrepancies=top["discrepancies"], errors=errors, labels=VERDICT_LABELS,
@@ -151,12 +154,13 @@ def _part_job(number: int) -> tuple[list[Path], list[IndexRow]]:
     chunk = sh["docs"][(number - 1) * per_page:number * per_page]
     rows: list[IndexRow] = []
     paths = _write_part(sh["pages_dir"], sh["index"], sh["folder"], sh["official"], chunk,
-                        (number, sh["total"], per_page, len(sh["docs"])), sh["doc_pages"], rows)
+                        (number, sh["total"], per_page, len(sh["docs"])), sh["doc_pages"], rows, sh["kb"])
     return paths, rows
 
 
 def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, official: str | None, chunk: list[str],
-                where: tuple[int, int, int, int], doc_pages: dict[str, str], rows: list[IndexRow]) -> list[Path]:
+                where: tuple[int, int, int, int], doc_pages: dict[str, str], rows: list[IndexRow],
+                kb: KnowledgeBase) -> list[Path]:
     """One part's HTML and Markdown page; adds its articles to `rows` for the corpus page."""
     number, total, per_page, n_docs = where
     claims: list[dict[str, Any]] = []
@@ -166,7 +170,7 @@ def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, offici
         claims += own
         articles.append(article_view(doc, own, folder))
     by_id = {c["id"]: c for c in claims}
-    conflicts = shown_conflicts(index.doc_conflicts(chunk), by_id)
+    conflicts = shown_conflicts(index.doc_conflicts(chunk), by_id, kb)
     name = part_name(number)
     for k in conflicts:
         # a conflict is listed in full once, in the part of its first wording's article; the other parts
@@ -174,7 +178,7 @@ def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, offici
         owner = doc_pages.get(str((k.get("claims") or [{}])[0].get("doc")))
         if owner and owner != f"{name}.html":
             k["elsewhere"] = owner
-    report = ReportData(pages_dir.parent, folder, official, claims, conflicts, [], articles)
+    report = ReportData(pages_dir.parent, folder, official, claims, conflicts, [], articles, kb)
     first = (number - 1) * per_page + 1
     page = {"number": number, "total": total, "file": f"{name}.html", "first": first,
             "last": first + len(chunk) - 1, "articles": n_docs,
@@ -208,12 +212,12 @@ def remove_stale_parts(pages_dir: Path, total: int = 0) -> None:
             pages_dir.rmdir()
 
 
-def _shown_top(index: CorpusIndex) -> dict[str, list[dict[str, Any]]]:
+def _shown_top(index: CorpusIndex, kb: KnowledgeBase) -> dict[str, list[dict[str, Any]]]:
     """The conflicts and discrepancies the corpus page shows, with their display strings."""
     for c in index.top_discrepancies:
         c["display"] = display(c)
     conflicts = json.loads(json.dumps(index.top_conflicts))  # shown_conflicts edits in place
-    return {"conflicts": shown_conflicts(conflicts, {}), "discrepancies": index.top_discrepancies}
+    return {"conflicts": shown_conflicts(conflicts, {}, kb), "discrepancies": index.top_discrepancies}
 
 
 def _index_markdown(summary: dict[str, Any], official: str | None, chart_file: str, top: dict[str, list],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.lang.loader import load_language
+from pipeline.lang.loader import Languages, languages
 from pipeline.link.kb import KnowledgeBase
 
 SUBJECT_PARTS = ("org", "benchmark", "accelerator", "system", "round")
@@ -75,12 +75,13 @@ def _subject(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[st
     return str(words.get("joiner", ", ")).join(parts) if parts else str(templates.get("no_subject", ""))
 
 
-def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None) -> str | None:
+def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None,
+              langs: Languages | None = None) -> str | None:
     """The claim's verdict in one sentence of `lang` (default: the claim's own), or None where the language
     has no summary words."""
     code = lang or claim.get("lang") or "en"
     try:
-        words = load_language(code).summary
+        words = (langs or languages())[code].summary
     except Exception:  # noqa: BLE001 - an unknown language has no summary, not an error
         return None
     template = (words.get("templates") or {}).get(claim.get("verdict") or "")

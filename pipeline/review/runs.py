@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import IngestError, ReviewError
 from pipeline.fileio import read_jsonl
 from pipeline.records import ENTITY_TYPES
 from pipeline.review.model import DocItem, EntitySpan
 from pipeline.review.vocab import entity_key
+
+if TYPE_CHECKING:
+    from pipeline.link.kb import KnowledgeBase
 
 
 def input_dir_of(out_dir: Path, input_dir: Path | None = None) -> Path:
@@ -66,12 +69,12 @@ def load_run(out_dir: Path, input_dir: Path | None = None, docs: set[str] | None
     return items
 
 
-def attach_entities(item: DocItem) -> None:
+def attach_entities(item: DocItem, kb: KnowledgeBase | None = None) -> None:
     """Entity spans (knowledge-base names in the text) and, per claim, a relation to the nearest span
     naming each entity the claim is about; entities no span names go to the claim's context."""
     from pipeline.link import load_kb, recognize
 
-    mentions = [m for m in recognize(item.text, load_kb()) if m.id and m.type in ENTITY_TYPES]
+    mentions = [m for m in recognize(item.text, kb or load_kb()) if m.id and m.type in ENTITY_TYPES]
     spans = {}
     for m in mentions:
         e = EntitySpan(id=entity_key(item.doc, m.start, m.end, m.type), start=m.start, end=m.end,

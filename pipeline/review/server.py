@@ -23,7 +23,7 @@ from functools import lru_cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pipeline.fileio import read_jsonl
@@ -32,17 +32,20 @@ from pipeline.review.gold import GoldStore, now
 from pipeline.review.model import CONTRACT_FIELDS, Decision
 from pipeline.review.vocab import parse_value, row_key, same_decision, same_field
 
+if TYPE_CHECKING:
+    from pipeline.lang.loader import Languages
+
 PAGE = Path(__file__).with_name("page.html")
 CONTEXT_CHARS = 240
 MAX_BODY = 64 * 1024
 EDITABLE = {"kind": KINDS, "bound": BOUNDS, "ratio_reading": READINGS, "verdict": VERDICTS}
 
 
-@lru_cache(maxsize=1)
-def _terminators() -> frozenset[str]:
-    from pipeline.lang.loader import LANGUAGES, load_language
+@lru_cache(maxsize=4)
+def _terminators(langs: Languages | None = None) -> frozenset[str]:
+    from pipeline.lang.loader import languages
 
-    return frozenset(t for code in LANGUAGES for t in load_language(code).terminators)
+    return frozenset(t for lang in (langs or languages()) for t in lang.terminators)
 
 
 def _can_cut(text: str, j: int) -> bool:
