@@ -219,9 +219,9 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
     return done
 
 
-# facts of one result (or two), which a category or division its words name restricts
-QUALIFIED_METRICS = ("train_time", "fastest_time", "chip_count", "gpu_count", "host_count", "system_size_ratio",
-                     "speedup")
+# facts of one result, which a category or division its words name restricts (a ratio's two sides may be of
+# two categories: "v0.7 Research ... 2.7倍 ... v0.6 Available", so a ratio is not restricted)
+QUALIFIED_METRICS = ("train_time", "fastest_time", "chip_count", "gpu_count", "host_count")
 
 
 def _restricted(claim: Claim, ctx: ArticleContext) -> ArticleContext | None:
