@@ -63,3 +63,18 @@ def test_every_verdict_and_distortion_has_words_in_both_languages():
         words = load_language(code).summary
         assert set(words["templates"]) >= {"supported", "contradicted", "ambiguous", "unverifiable", "out_of_scope"}
         assert set(words["distortions"]) >= kinds, code
+
+
+# The official figure is said with its source: the result logs, or the statement of the company the claim
+# is about (else of the site that published it)
+@pytest.mark.parametrize("claim, says", [
+    (_claim(frame={"org": "google", "benchmark": "bert", "source": "table"}), "23.57秒（据官方 MLPerf 成绩日志）"),
+    (_claim(frame={"org": "nvidia", "source": "statement"}, evidence=["https://developer.nvidia.com/blog/x"]),
+     "（据英伟达的声明）"),
+    (_claim(frame={"source": "statement"}, evidence=["https://www.mlcommons.org/news/x"]), "（据mlcommons.org的声明）"),
+    (_claim(lang="en", frame={"org": "google", "source": "table"}), "23.57 s (the official result logs)"),
+    (_claim(lang="en", frame={"org": "nvidia", "source": "statement"}), "(NVIDIA's statement)"),
+])
+def test_the_official_figure_is_said_with_its_source(claim, says):
+    said = summarize(claim, load_kb())
+    assert said and says in said, said

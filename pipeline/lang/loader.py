@@ -60,7 +60,8 @@ SCHEMA: dict[str, set[str] | None] = {
     # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
     "cue_veto": None,
     # the one-line verdict summary a report shows in the article's language (pipeline/report/summary.py)
-    "summary": {"verdicts", "templates", "units", "distortions", "readings", "bounds", "joiner", "possessive"},
+    "summary": {"verdicts", "templates", "units", "distortions", "readings", "bounds", "joiner", "possessive",
+                "sources"},
 }
 BOUND_KEYS = {"upper", "lower", "approx"}
 READING_KEYS = {"times_as", "increase_by", "ambiguous"}

@@ -10,6 +10,7 @@ claim was read and, for a contradiction, the kind of distortion.  Its words and 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from pipeline.lang.loader import Languages, languages
 from pipeline.link.kb import KnowledgeBase
@@ -95,9 +96,28 @@ def summarize(claim: dict[str, Any], kb: KnowledgeBase, lang: str | None = None,
         template = template.rstrip("。.") + str(templates_of(words).get("derivation", " ({derivation})")).format(
             derivation=derivation) + ("。" if template.endswith("。") else ".")
     return template.format(text=claim.get("text", ""), reads=_reads(claim, words),
-                           official=figure(claim.get("official"), claim.get("unit"), words),
+                           official=figure(claim.get("official"), claim.get("unit"), words)
+                           + _source(claim, kb, code, words),
                            subject=_subject(claim, kb, code, words), why=why,
                            reading=(words.get("readings") or {}).get(_fitting_reading(claim), ""))
+
+
+def _source(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str, Any]) -> str:
+    """Where the official figure comes from, as the language says it after the figure: the result logs, or
+    the statement of the company the claim is about (else of the site that published it)."""
+    frame = claim.get("frame") or {}
+    said = (words.get("sources") or {}).get(str(frame.get("source") or ""))
+    if not said or claim.get("official") is None:
+        return ""
+    publisher = ""
+    if "{publisher}" in said:
+        org = frame.get("org") or (claim.get("entities") or {}).get("org")
+        url = next((str(e) for e in claim.get("evidence") or () if "://" in str(e)), "")
+        publisher = name_in(kb, "org", str(org), lang) if org else urlsplit(url).hostname or ""
+        publisher = publisher.removeprefix("www.")
+        if not publisher:
+            return ""
+    return str(said).format(publisher=publisher)
 
 
 def templates_of(words: dict[str, Any]) -> dict[str, Any]:
