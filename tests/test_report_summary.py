@@ -78,3 +78,14 @@ def test_every_verdict_and_distortion_has_words_in_both_languages():
 def test_the_official_figure_is_said_with_its_source(claim, says):
     said = summarize(claim, load_kb())
     assert said and says in said, said
+
+
+# A conflict whose wordings are all Chinese is headed in Chinese: the fact, its official figure, its source
+def test_a_chinese_conflict_is_headed_in_chinese():
+    from pipeline.report.summary import fact_heading
+
+    wording = _claim(frame={"org": "google", "benchmark": "bert", "round": "training-v0.7", "source": "table"})
+    heading = fact_heading({"official": 23.57, "claims": [wording, {**wording, "text": "24秒"}]}, load_kb())
+    assert heading == "谷歌，BERT-large，第三轮：官方数据为23.57秒（据官方 MLPerf 成绩日志）"
+    mixed = {"official": 23.57, "claims": [wording, {**wording, "lang": "en"}]}
+    assert fact_heading(mixed, load_kb()) is None  # an English wording among them: the English name

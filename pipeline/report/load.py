@@ -22,7 +22,7 @@ from pipeline.ingest.read import doc_id, find_articles, read_article
 from pipeline.link import KnowledgeBase, load_kb
 from pipeline.report.corpus import conflict_order
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
-from pipeline.report.summary import summarize
+from pipeline.report.summary import fact_heading, summarize
 
 log = logging.getLogger(__name__)
 
@@ -234,6 +234,9 @@ def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, 
                 c["summary"] = summarize(c, kb)
         unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)
         conflict["official_display"] = quantity(conflict.get("official"), unit)
+        heading = fact_heading(conflict, kb)
+        if heading:
+            conflict["fact_en"], conflict["fact"] = conflict.get("fact"), heading
         conflict["key"] = conflict_key(conflict)
     return conflicts
 

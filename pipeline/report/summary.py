@@ -120,6 +120,30 @@ def _source(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str
     return str(said).format(publisher=publisher)
 
 
+def fact_heading(conflict: dict[str, Any], kb: KnowledgeBase) -> str | None:
+    """A conflict's heading in its wordings' language, when they are all in one language with summary
+    words other than English ("谷歌，BERT，第三轮：官方数据为 23.57秒（据官方 MLPerf 成绩日志）"); None otherwise."""
+    claims = conflict.get("claims") or []
+    langs = {c.get("lang") for c in claims}
+    if len(langs) != 1 or None in langs or "en" in langs:
+        return None
+    code = str(next(iter(langs)))
+    try:
+        words = languages()[code].summary
+    except Exception:  # noqa: BLE001 - a language without summary words keeps the English heading
+        return None
+    heading = (words.get("templates") or {}).get("heading")
+    if not heading:
+        return None
+    first = claims[0]
+    subject = _subject(first, kb, code, words)
+    if subject == str((words.get("templates") or {}).get("no_subject", "")):
+        return None  # the claims' entities are not at hand (a corpus page): the English name says more
+    return str(heading).format(subject=subject,
+                               official=figure(conflict.get("official"), first.get("unit"), words)
+                               + _source({**first, "official": conflict.get("official")}, kb, code, words))
+
+
 def templates_of(words: dict[str, Any]) -> dict[str, Any]:
     """The language's summary templates (by verdict, and "why", "no_subject"); empty when it has none."""
     return words.get("templates") or {}
