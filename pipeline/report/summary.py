@@ -107,8 +107,8 @@ def _source(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str
     the statement of the company the claim is about (else of the site that published it)."""
     frame = claim.get("frame") or {}
     said = (words.get("sources") or {}).get(str(frame.get("source") or ""))
-    if not said or claim.get("official") is None:
-        return ""
+    if not said or claim.get("official") is None or claim.get("kind") == "date":
+        return ""  # a round's date is the knowledge base's (its sources in kb/rounds.yaml), not a log's
     publisher = ""
     if "{publisher}" in said:
         org = frame.get("org") or (claim.get("entities") or {}).get("org")
