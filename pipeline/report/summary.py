@@ -120,7 +120,7 @@ def _source(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str
     return str(said).format(publisher=publisher)
 
 
-def fact_heading(conflict: dict[str, Any], kb: KnowledgeBase) -> str | None:
+def fact_heading(conflict: dict[str, Any], kb: KnowledgeBase, langs: Languages | None = None) -> str | None:
     """A conflict's heading in its wordings' language, when they are all in one language with summary
     words other than English ("谷歌，BERT，第三轮：官方数据为 23.57秒（据官方 MLPerf 成绩日志）"); None otherwise."""
     claims = conflict.get("claims") or []
@@ -129,7 +129,7 @@ def fact_heading(conflict: dict[str, Any], kb: KnowledgeBase) -> str | None:
         return None
     code = str(next(iter(langs)))
     try:
-        words = languages()[code].summary
+        words = (langs or languages())[code].summary
     except Exception:  # noqa: BLE001 - a language without summary words keeps the English heading
         return None
     heading = (words.get("templates") or {}).get("heading")
