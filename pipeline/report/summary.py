@@ -124,10 +124,10 @@ def fact_heading(conflict: dict[str, Any], kb: KnowledgeBase, langs: Languages |
     """A conflict's heading in its wordings' language, when they are all in one language with summary
     words other than English ("谷歌，BERT，第三轮：官方数据为 23.57秒（据官方 MLPerf 成绩日志）"); None otherwise."""
     claims = conflict.get("claims") or []
-    langs = {c.get("lang") for c in claims}
-    if len(langs) != 1 or None in langs or "en" in langs:
+    codes = {c.get("lang") for c in claims}
+    if len(codes) != 1 or None in codes or "en" in codes:
         return None
-    code = str(next(iter(langs)))
+    code = str(next(iter(codes)))
     try:
         words = (langs or languages())[code].summary
     except Exception:  # noqa: BLE001 - a language without summary words keeps the English heading
