@@ -317,3 +317,17 @@ def test_each_chip_keeps_its_own_time(text, wording, official):
 ])
 def test_an_average_is_not_an_up_to_figure(text, wording, verdict):
     assert _claim(text, "2022-11-14", wording).verdict == verdict
+
+
+# A speedup between two system sizes its sentence gives (one company, one round): the smaller system's time
+# over the larger's
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("In MLPerf Training v5.0, NVIDIA trained Llama 3.1 405B on 2,496 GB200 GPUs 4.4 times as fast as on 512 "
+     "GB200 GPUs.", "4.4 times", "supported"),
+    ("In MLPerf Training v5.0, NVIDIA trained Llama 3.1 405B on 2,496 GB200 GPUs 6 times as fast as on 512 "
+     "GB200 GPUs.", "6 times", "contradicted"),
+    ("在 MLPerf Training v5.0 中，英伟达用 2496 块 GB200 训练 Llama 3.1 405B，速度是 512 块 GB200 时的 4.4 倍。",
+     "4.4 倍", "supported"),
+])
+def test_a_speedup_between_two_system_sizes(text, wording, verdict):
+    assert _claim(text, "2025-06-05", wording).verdict == verdict

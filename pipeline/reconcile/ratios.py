@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from pipeline.reconcile.context import (
     ArticleContext,
+    baseline_span,
     fastest_known,
     fastest_time,
     folded,
@@ -107,6 +108,11 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if is_magnitude(claim, ctx):
         return magnitude(claim, ctx)
     sides = _sides(claim, ctx)
+    # two sizes of one company's system in one round (the earlier side's round only guessed): a scaling speedup
+    same_round = sides is None or sides[0].get("round") == sides[1].get("round") or sides[1].get("round_guessed")
+    scaled = _scaling(claim, ctx) if same_round else None
+    if scaled is not None:
+        return scaled
     if sides is None:
         # "the fastest results improved 2.7x on average": a statement about the round as a whole
         if claim.entities.org or claim.entities.accelerator:
@@ -170,6 +176,29 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     mean = sp.arithmetic_mean
     lo, hi = sorted((mean, sp.geometric_mean or mean))
     return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()))
+
+
+def _scaling(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"2496 顆的成績比 512 顆快了 5 倍", "scaling from 768 to 3,584 GPUs cut the time 4.6-fold": one company's
+    time on a benchmark at the two system sizes its sentence gives, the smaller's over the larger's."""
+    e = claim.entities
+    rnd = round_of(claim, ctx)
+    sizes = sorted(_nearby_chips(claim, ctx, {e.accelerator, None}))
+    if not e.benchmark or rnd is None or len(sizes) != 2:
+        return None
+    base = baseline_span(claim, ctx)
+    if base is not None and not any(
+            base[0] <= c.start - c.sentence_start < base[1] for c in ctx.siblings(claim)
+            if c.metric in ("chip_count", "gpu_count")):
+        return None  # "..., 45% faster than its June time": the baseline its clause names holds no size
+    small, large = (fastest_time(ctx, e.org, e.accelerator, e.benchmark, rnd, n) for n in sizes)
+    if small is None or large is None:
+        return None
+    ratio = small[0] / large[0]
+    who = f"{ctx.name('org', e.org)}'s" if e.org else "the"
+    label = f"{ctx.name('benchmark', e.benchmark)}: {who} time on {sizes[0]:,} chips over its time on {sizes[1]:,}"
+    return Fact(round(ratio, 4), ratio, ratio, (small[1], large[1]), label,
+                derivation=f"{small[0]:.1f} s / {large[0]:.1f} s = {ratio:.2f}x")
 
 
 def _maker(ctx: ArticleContext, acc: str | None) -> str | None:
