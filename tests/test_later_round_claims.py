@@ -331,3 +331,15 @@ def test_an_average_is_not_an_up_to_figure(text, wording, verdict):
 ])
 def test_a_speedup_between_two_system_sizes(text, wording, verdict):
     assert _claim(text, "2025-06-05", wording).verdict == verdict
+
+
+# A count of chips and a time in neighbouring clauses (no other figure between) tell one result, as in one
+# clause: the chips are those of the result with that time
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("Graphcore 以 128 顆 IPU 訓練 ResNet-50，成績 3.79 分鐘。", "2021-12-03", "128 顆", "contradicted"),
+    ("Graphcore 以 256 顆 IPU 訓練 ResNet-50，成績 3.79 分鐘。", "2021-12-03", "256 顆", "supported"),
+    ("BERT只用0.13分钟，由768块H100完成。", "2023-06-30", "768块", "contradicted"),
+    ("BERT只用0.13分钟，由3072块H100完成。", "2023-06-30", "3072块", "supported"),
+])
+def test_a_count_and_a_time_in_neighbouring_clauses(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict

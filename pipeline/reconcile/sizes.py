@@ -96,7 +96,13 @@ def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None
     if not claim.entities.benchmark:
         return None
     times = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.entities.benchmark == claim.entities.benchmark
-             and _same_clause(claim, c, ctx) and c.low is not None and c.high is not None]
+             and c.low is not None and c.high is not None]
+    own = [c for c in times if _same_clause(claim, c, ctx)]
+    if not own:
+        # "以 128 顆 IPU 訓練 ResNet-50，成績 3.79 分鐘", "BERT只用0.13分钟，由768块H100完成": the next clause
+        # over, with no other figure of either kind between them, tells the same result
+        own = [c for c in times if _adjacent(claim, c, ctx)]
+    times = own
     if len(times) != 1:
         return None
     t = times[0]
@@ -207,6 +213,18 @@ def _each(limit: Claim, ctx: ArticleContext) -> bool:
     """A later clause that distributes over the count ("four of the eight models were trained, each within
     30 seconds"; 各用时不到 30 秒) gives its time limit."""
     return has_cue(ctx, limit, "each", clause=True)
+
+
+def _adjacent(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
+    """Two claims in neighbouring clauses of one part of the sentence (one clause delimiter between them,
+    no semicolon) with no count or time between them."""
+    first, second = sorted((a, b), key=lambda c: c.start)
+    between = a.sentence[first.end - a.sentence_start:second.start - a.sentence_start]
+    cuts = sum(between.count(d) for d in ctx.kb.linking.clause_delimiters)
+    if cuts != 1 or any(d.strip() and d.strip() in between for d in ctx.kb.linking.segment_delimiters):
+        return False
+    return not any(first.end <= c.start and c.end <= second.start and c.kind in ("count", "duration")
+                   for c in ctx.siblings(a))
 
 
 def _same_clause(a: Claim, b: Claim, ctx: ArticleContext) -> bool:
