@@ -343,3 +343,16 @@ def test_a_speedup_between_two_system_sizes(text, wording, verdict):
 ])
 def test_a_count_and_a_time_in_neighbouring_clauses(text, date, wording, verdict):
     assert _claim(text, date, wording).verdict == verdict
+
+
+# A month named before a figure in its clause ("its June time of 12.48 minutes", "6 月的成绩为 12.48 分钟") is
+# the round published that month, the article's year or the year before; "In June, ..." alone names none
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Google's TPU v5p cluster of 6,144 chips did 11.77 minutes on GPT-3, 1.5 times faster than its June time "
+     "of 12.48 minutes.", "12.48 minutes", "supported"),
+    ("Google's TPU v5p cluster of 6,144 chips did 11.77 minutes on GPT-3, 1.5 times faster than its June time "
+     "of 12.48 minutes.", "1.5 times", "contradicted"),
+    ("谷歌 6144 颗 TPU v5p 的 GPT-3 成绩为 11.77 分钟，6 月的成绩为 12.48 分钟。", "12.48 分钟", "supported"),
+])
+def test_a_month_names_its_round(text, wording, verdict):
+    assert _claim(text, "2024-11-15", wording).verdict == verdict

@@ -45,6 +45,7 @@ SCHEMA: dict[str, set[str] | None] = {
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
                "anaphora_numbers", "list_separators"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
+              "month_round",
               "relative_years", "following_year", "publication_cues", "event_nouns",
               "last_month", "numeric_order"},
     "not_claims": None,

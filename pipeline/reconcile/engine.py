@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import replace
+from typing import Any
 
 from pipeline.lang.loader import Languages
 from pipeline.link import recognize
@@ -112,6 +114,46 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
     return out
 
 
+_ZH_MONTH = re.compile(r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月")
+_ZH_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Languages | None) -> Claim:
+    """"1.5 times faster than its June time of 12.48 minutes", "6 月的成绩为 12.48 分钟": a month named before
+    a time or a count in its clause is the round published that month (the article's year, or the year
+    before for a later month), when one was."""
+    if claim.kind == "ratio" or rnd is None:
+        return claim
+    lang = language_of(langs, claim)
+    after = tuple(str(w).lower() for w in lang.dates.get("month_round") or ())
+    entry = kb.get("round", rnd)
+    date = str(entry.attr("date") or "") if entry is not None else ""
+    if not after or len(date) < 7:
+        return claim
+    head = folded(claim.sentence)[:claim.start - claim.sentence_start]
+    start = max((head.rfind(d) + len(d) for d in kb.linking.clause_delimiters if d in head), default=0)
+    month = _month_before(head[start:], lang, after)
+    if month is None:
+        return claim
+    year = int(date[:4]) - (1 if month > int(date[5:7]) else 0)
+    found = kb.round_in_month(f"{year}-{month:02d}")
+    return evolve(claim, entities=evolve(claim.entities, round=found)) if found else claim
+
+
+def _month_before(text: str, lang: Any, after: tuple[str, ...]) -> int | None:
+    """The month a clause's words name as a round before the claim ("its June time of", "6 月的成绩"), if any."""
+    months = {str(k).lower(): int(v) for k, v in (lang.dates.get("months") or {}).items()}
+    for name, number in months.items():
+        for m in re.finditer(rf"(?<![a-z]){re.escape(name)}", text):
+            if text.startswith(after, m.end()):
+                return number
+    for m in _ZH_MONTH.finditer(text):
+        if text.startswith(after, m.end()):
+            g = m.group(1)
+            return int(g) if g.isdigit() else (10 + _ZH_DIGIT.get(g[1:], 0) if g.startswith("十") else _ZH_DIGIT[g])
+    return None
+
+
 def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialResults, kb: KnowledgeBase,
                       settings: Settings) -> list[Claim]:
     """The article's claims with their verdicts: each weighed in the article's context (its round, mentions
@@ -130,6 +172,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
                     if m.type == "round" and m.how in SPECIFIC and m.id]
     rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
     claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
+    claims = [_month_round(c, rnd, kb, seg.langs) for c in claims]
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:
