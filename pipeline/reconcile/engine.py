@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
-from typing import Any
 
-from pipeline.lang.loader import Languages
+from pipeline.extract.numbers import find_numbers
+from pipeline.extract.quantities import skip_spaces
+from pipeline.lang.loader import Language, Languages
 from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
@@ -114,10 +115,6 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
     return out
 
 
-_ZH_MONTH = re.compile(r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月")
-_ZH_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-
-
 def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Languages | None) -> Claim:
     """"1.5 times faster than its June time of 12.48 minutes", "6 月的成绩为 12.48 分钟": a month named before
     a time or a count in its clause is the round published that month (the article's year, or the year
@@ -140,17 +137,21 @@ def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Langua
     return evolve(claim, entities=evolve(claim.entities, round=found)) if found else claim
 
 
-def _month_before(text: str, lang: Any, after: tuple[str, ...]) -> int | None:
-    """The month a clause's words name as a round before the claim ("its June time of", "6 月的成绩"), if any."""
+def _month_before(text: str, lang: Language, after: tuple[str, ...]) -> int | None:
+    """The month a clause's words name as a round before the claim ("its June time of", "6 月的成绩"): a month
+    name of the language, or a number read by its numerals with its month suffix ("6 月", "六月")."""
     months = {str(k).lower(): int(v) for k, v in (lang.dates.get("months") or {}).items()}
     for name, number in months.items():
         for m in re.finditer(rf"(?<![a-z]){re.escape(name)}", text):
             if text.startswith(after, m.end()):
                 return number
-    for m in _ZH_MONTH.finditer(text):
-        if text.startswith(after, m.end()):
-            g = m.group(1)
-            return int(g) if g.isdigit() else (10 + _ZH_DIGIT.get(g[1:], 0) if g.startswith("十") else _ZH_DIGIT[g])
+    suffix = str(lang.dates.get("month_suffix") or "")
+    if suffix:
+        for n in find_numbers(text, 0, lang):
+            end = skip_spaces(text, n.end, len(text))
+            if (n.integer and 1 <= n.value <= 12 and text.startswith(suffix, end)
+                    and text.startswith(after, end + len(suffix))):
+                return int(n.value)
     return None
 
 

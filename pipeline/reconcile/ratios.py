@@ -284,7 +284,7 @@ def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dic
     label = f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {sub['round']} against {base['round']}"
     derivation = f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x"
     lo = hi = ratio
-    others = _last_years_rounds(claim, ctx, sub, base, org, bench)
+    others = _last_years_rounds(claim, ctx, a[0], sub["round"], base, org, bench)
     if others:
         lo, hi = min(ratio, *others.values()), max(ratio, *others.values())
         derivation += "; against the year's other rounds: " + ", ".join(f"{r} {x:.2f}x" for r, x in others.items())
@@ -326,18 +326,18 @@ def _at_stated_size(claim: Claim, ctx: ArticleContext, sides: list) -> tuple[flo
     return min(ratios.values()), max(ratios.values()), words
 
 
-def _last_years_rounds(claim: Claim, ctx: ArticleContext, sub: dict, base: dict, org: str | None,
+def _last_years_rounds(claim: Claim, ctx: ArticleContext, seconds: float, rnd: str, base: dict, org: str | None,
                        bench: str) -> dict[str, float]:
-    """"比去年的 10.94 分钟提高了 3 倍", "twice as fast as last year": a year of two rounds; the ratio against
-    each of the year's other rounds (round -> ratio), a reading as good as the one against its last."""
+    """"比去年的 10.94 分钟提高了 3 倍", "twice as fast as last year": a year of two rounds; the ratio of the
+    subject's time (`seconds`, in round `rnd`) against each of the year's other rounds (round -> ratio), a
+    reading as good as the one against its last."""
     if not has_cue(ctx, claim, "last_year"):
         return {}
-    a = fastest_time(ctx, org, sub.get("accelerator"), bench, sub["round"])
     out = {}
-    for rnd in ctx.kb.rounds_of_year_before(sub["round"]):
-        b = fastest_time(ctx, org, base.get("accelerator"), bench, rnd) if rnd != base["round"] else None
-        if a is not None and b is not None:
-            out[rnd] = b[0] / a[0]
+    for other in ctx.kb.rounds_of_year_before(rnd):
+        b = fastest_time(ctx, org, base.get("accelerator"), bench, other) if other != base["round"] else None
+        if b is not None:
+            out[other] = b[0] / seconds
     return out
 
 
