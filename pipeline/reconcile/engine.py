@@ -140,13 +140,15 @@ def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Langua
 def _month_before(text: str, lang: Language, after: tuple[str, ...]) -> int | None:
     """The month a clause's words name as a round before the claim ("its June time of", "6 月的成绩"): a month
     name of the language, or a number read by its numerals with its month suffix ("6 月", "六月")."""
+    if not any(a in text for a in after):  # most clauses name no round by its month: no numbers to read
+        return None
     months = {str(k).lower(): int(v) for k, v in (lang.dates.get("months") or {}).items()}
     for name, number in months.items():
         for m in re.finditer(rf"(?<![a-z]){re.escape(name)}", text):
             if text.startswith(after, m.end()):
                 return number
     suffix = str(lang.dates.get("month_suffix") or "")
-    if suffix:
+    if suffix and suffix in text:
         for n in find_numbers(text, 0, lang):
             end = skip_spaces(text, n.end, len(text))
             if (n.integer and 1 <= n.value <= 12 and text.startswith(suffix, end)

@@ -37,10 +37,14 @@ def _schema(extra: list[str]) -> Any:
     return pa.schema(fields)
 
 
+# one encoder for every cell: json.dumps with options builds a new one per call
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+
+
 def _text(x: Any) -> str | None:
     if x is None:
         return None
-    return x if isinstance(x, str) else json.dumps(x, ensure_ascii=False, sort_keys=True)
+    return x if isinstance(x, str) else _ENCODE(x)
 
 
 def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
@@ -82,16 +86,21 @@ def write_parquet(fh: IO[bytes], rows: Iterable[dict[str, Any]], extra: list[str
     `extra` must name every field of `rows` that extra_columns() keeps (found by a pass before)."""
     pa, pq = _pyarrow()
     schema = _schema(extra)
-    # From Python rows with an explicit schema: typed columns even when there are no claims at all.
+    # From Python columns with an explicit schema: typed columns even when there are no claims at all.
+    names = schema.names
     with pq.ParquetWriter(fh, schema, compression="zstd") as writer:
-        chunk: list[dict[str, Any]] = []
+        columns: dict[str, list[Any]] = {k: [] for k in names}
+        n = 0
         for c in rows:
-            chunk.append(claim_row(c, extra))
-            if len(chunk) >= batch:
-                writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
-                chunk = []
-        if chunk:
-            writer.write_table(pa.Table.from_pylist(chunk, schema=schema))
+            row = claim_row(c, extra)
+            for k in names:
+                columns[k].append(row[k])
+            n += 1
+            if n >= batch:
+                writer.write_table(pa.Table.from_pydict(columns, schema=schema))
+                columns, n = {k: [] for k in names}, 0
+        if n:
+            writer.write_table(pa.Table.from_pydict(columns, schema=schema))
 
 
 def claims_parquet(claims: list[dict[str, Any]]) -> bytes:

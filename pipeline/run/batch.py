@@ -2,8 +2,10 @@
 
 Each article runs in a worker process with a time limit (settings.article_timeout), so an article that
 hangs or crashes its process is listed in errors.jsonl ("timeout", "crashed") and the batch goes on.
-Its result is written to OUT_DIR/.parts/<key>.json as soon as it is done (atomically), with the content
-hash of the file and its sidecar, and the run fingerprint (code, language data, settings, official tables).
+Its result is written to OUT_DIR/.parts/<key>.part as soon as it is done (atomically): a JSON header line
+(the content hash of the file and its sidecar, the run fingerprint of code, language data, settings and
+official tables, the article's language, date, problems and error), then its lines of claims.jsonl and of
+claims.csv as the merge copies them, so a claim is serialized once, by the worker.
 A rerun reuses a part whose hash and fingerprint still match, so an interrupted run (even kill -9) resumes
 where it stopped, and no claim is lost or written twice: the merged outputs (claims.jsonl, claims.csv,
 errors.jsonl, conflicts.jsonl) are rebuilt from exactly one part per article, each written atomically.
@@ -21,6 +23,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,8 +80,13 @@ class BatchSummary:
         return self.articles == 0 or self.succeeded > 0
 
 
+PART_SUFFIX = ".part"
+# the parts of earlier versions (one JSON object each): pruned as this version's are
+_OLD_PART = re.compile(r"[0-9a-f]{20}\.json")
+
+
 def _part_path(out: Path, doc: str) -> Path:
-    return out / PARTS / (hashlib.sha1(doc.encode("utf-8")).hexdigest()[:20] + ".json")
+    return out / PARTS / (hashlib.sha1(doc.encode("utf-8")).hexdigest()[:20] + PART_SUFFIX)
 
 
 def _file_digest(path: Path) -> str:
@@ -109,20 +117,57 @@ def _hash_file(path: Path, h) -> None:  # noqa: ANN001 - a hashlib object
             h.update(block)
 
 
-def _read_part(path: Path) -> dict | None:
+def _part_text(part: dict) -> str:
+    """A part as stored: its header line, then its claims.jsonl lines, then its claims.csv lines."""
+    lines = part.get("lines") or _claim_lines(part.get("claims") or [])
+    header = {k: v for k, v in part.items() if k not in ("claims", "lines")}
+    body = lines["jsonl"] + lines["csv"]
+    # the body's size lets a rerun tell a whole part from a cut one without parsing its claims
+    header.update(claims=lines["jsonl"].count("\n"), csv=lines["csv"].count("\n"), bytes=len(body.encode("utf-8")))
+    return json.dumps(header, ensure_ascii=False) + "\n" + body
+
+
+def _read_header(path: Path) -> dict | None:
+    """A part's header line, when the part is whole (its body as long as the header says), or None."""
     try:
-        part = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as fh:
+            header = json.loads(fh.readline())
+            if not isinstance(header, dict) or os.fstat(fh.fileno()).st_size - fh.tell() != header.get("bytes"):
+                return None
     except (OSError, ValueError):
-        return None  # missing, or damaged by a crash outside our atomic writes: redo the article
-    return part if isinstance(part, dict) else None
-
-
-def _load_part(path: Path, digest: str, version: str) -> dict | None:
-    """The stored part, when it is current for this content and this run fingerprint."""
-    part = _read_part(path)
-    if part is None or part.get("file_sha256") != digest or part.get("version") != version or not digest:
         return None
+    return header
+
+
+def _read_part(path: Path) -> dict | None:
+    """A stored part with its claims (parsed) and their lines, or None when it is missing or damaged."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        head, _, body = text.partition("\n")
+        part = json.loads(head)
+        if not isinstance(part, dict):
+            return None
+        n, n_csv, size = int(part.pop("claims")), int(part.pop("csv")), part.pop("bytes")
+        cut = 0
+        for _ in range(n):
+            cut = body.index("\n", cut) + 1
+        jsonl, csv_text = body[:cut], body[cut:]
+        claims = [json.loads(line) for line in jsonl.splitlines()]
+    except (OSError, ValueError, KeyError, TypeError):
+        # missing, an older version's, or damaged by a crash outside our atomic writes: redo the article
+        return None
+    if (csv_text.count("\n") != n_csv or len(body.encode("utf-8")) != size
+            or not all(isinstance(c, dict) for c in claims)):
+        return None
+    part.update(claims=claims, lines={"jsonl": jsonl, "csv": csv_text})
     return part
+
+
+def _load_part(path: Path, digest: str, version: str) -> bool:
+    """Whether the stored part is current for this content and this run fingerprint."""
+    head = _read_header(path)
+    return (head is not None and bool(digest) and head.get("file_sha256") == digest
+            and head.get("version") == version)
 
 
 def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
@@ -143,10 +188,9 @@ def _work(args: tuple[str, str, Settings, str, str]) -> str:
     parallel and only a string comes back to the parent."""
     path, root, settings, digest, version = args
     result = process_path(Path(path), Path(root), settings)
-    part = _result_to_part(result, digest, version)
-    # its lines of claims.jsonl and claims.csv too, so that the merge, which runs alone, only copies them
-    part["lines"] = _claim_lines(part["claims"])
-    return json.dumps(part, ensure_ascii=False)
+    # its lines of claims.jsonl and claims.csv, rendered here, so that the merge, which runs alone, only
+    # copies them
+    return _part_text(_result_to_part(result, digest, version))
 
 
 def _claim_lines(rows: list[dict]) -> dict[str, str]:
@@ -230,7 +274,7 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
     for path, doc in zip(paths, docs, strict=True):
         digest = _file_digest(path)
         digests.append(digest)
-        if _load_part(_part_path(out_dir, doc), digest, version) is not None:
+        if _load_part(_part_path(out_dir, doc), digest, version):
             summary.reused += 1
         else:
             todo.append((path, doc, digest))
@@ -246,8 +290,7 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
         elif result.error and result.error.error in TRANSIENT:
             unstored[doc] = _result_to_part(result, digest, version)
         else:
-            atomic_write_text(_part_path(out_dir, doc), json.dumps(_result_to_part(result, digest, version),
-                                                                   ensure_ascii=False))
+            atomic_write_text(_part_path(out_dir, doc), _part_text(_result_to_part(result, digest, version)))
         done += 1
         if progress:
             progress(done, len(paths), doc)
@@ -374,8 +417,8 @@ def _rel(name: str | os.PathLike | None, root: Path) -> str:
 
 def _prune_parts(out_dir: Path, keep: set[str]) -> None:
     """Parts of articles no longer in the input are dropped, so .parts does not grow without end."""
-    for path in (out_dir / PARTS).glob("*.json"):
-        if path.name not in keep:
+    for path in (out_dir / PARTS).iterdir():
+        if path.name not in keep and (path.suffix == PART_SUFFIX or _OLD_PART.fullmatch(path.name)):
             try:
                 path.unlink()
             except OSError:

@@ -106,15 +106,32 @@ def test_a_crash_during_the_merge_leaves_the_previous_outputs(corpus: Path, tmp_
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_the_merge_copies_the_lines_a_worker_rendered_and_renders_them_when_a_part_lacks_them(corpus: Path,
-                                                                                            tmp_path: Path):
+def test_a_part_holds_the_lines_the_merge_copies(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    run_batch(corpus, out, Settings())
+    parts = sorted((out / ".parts").glob("*.part"))
+    jsonl, csv_text = b"", b""
+    for part in parts:  # a header line, then the article's claims.jsonl lines, then its claims.csv lines
+        head, _, body = part.read_bytes().partition(b"\n")
+        n = json.loads(head)["claims"]
+        cut = sum(len(line) for line in body.splitlines(keepends=True)[:n])
+        jsonl, csv_text = jsonl + body[:cut], csv_text + body[cut:]
+    assert sorted(jsonl.splitlines()) == sorted((out / "claims.jsonl").read_bytes().splitlines())
+    assert sorted(csv_text.splitlines()) == sorted((out / "claims.csv").read_bytes().splitlines()[1:])
+
+
+@pytest.mark.parametrize("damage", [
+    lambda b: b[:len(b) // 2],                      # cut short
+    lambda b: b.replace(b"\n", b"", 1),             # header run into the first claim
+    lambda b: b + b'{"doc": "x"}\n',                # a line too many
+    lambda b: b'{"doc": "x", "claims": [], "version": "0.0.1"}',  # a part of an older version
+])
+def test_a_damaged_or_older_part_is_redone_not_merged(corpus: Path, tmp_path: Path, damage):
     out = tmp_path / "out"
     run_batch(corpus, out, Settings())
     first = {n: (out / n).read_bytes() for n in ("claims.jsonl", "claims.csv")}
-    for part in (out / ".parts").glob("*.json"):  # parts of an older run: claims only
-        data = json.loads(part.read_text(encoding="utf-8"))
-        assert data.pop("lines")["jsonl"].count("\n") == len(data["claims"])
-        part.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    current.forget(out, "merge")  # the outputs are current: merge again all the same
-    assert not run_batch(corpus, out, Settings()).unchanged
+    part = next(p for p in sorted((out / ".parts").glob("*.part")) if json.loads(p.read_bytes().partition(b"\n")[0])["claims"])
+    part.write_bytes(damage(part.read_bytes()))
+    again = run_batch(corpus, out, Settings())
+    assert again.processed == 1 and again.errors == 0
     assert {n: (out / n).read_bytes() for n in first} == first

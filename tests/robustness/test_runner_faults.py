@@ -121,10 +121,12 @@ def test_leftovers_of_a_killed_writer_are_removed(small: Path, tmp_path: Path):
     run_batch(small, out, Settings())
     (out / ".claims.jsonl.x1y2ab_9.tmp").write_text("half", encoding="utf-8")
     (out / ".parts" / ".abc.json.x1y2ab_9.tmp").write_text("half", encoding="utf-8")
-    (out / ".parts" / "0123456789abcdef0123.json").write_text("{damaged", encoding="utf-8")  # not ours
+    (out / ".parts" / "0123456789abcdef0123.json").write_text("{damaged", encoding="utf-8")  # an older version's
+    (out / ".parts" / "0123456789abcdef0124.part").write_text("{damaged", encoding="utf-8")
     run_batch(small, out, Settings())
     assert not list(out.glob(".*.tmp")) and not list((out / ".parts").glob(".*.tmp"))
     assert not (out / ".parts" / "0123456789abcdef0123.json").exists()  # parts of no input are pruned
+    assert not (out / ".parts" / "0123456789abcdef0124.part").exists()
 
 
 def test_an_interrupted_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -163,7 +165,7 @@ def test_kill_9_mid_run_loses_and_duplicates_nothing(tmp_path: Path, clean_run: 
     previous = {n: (out / n).read_bytes() for n in ("claims.jsonl", "errors.jsonl", "claims.csv")}
     copy_corpus(src / "b")
     copy_corpus(src / "c")
-    parts_before = len(list((out / ".parts").glob("*.json")))
+    parts_before = len(list((out / ".parts").glob("*.part")))
     log = tmp_path / "stderr.txt"
     with open(log, "wb") as err:
         proc = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "run", str(src), "--out", str(out), "--quiet"],
@@ -172,7 +174,7 @@ def test_kill_9_mid_run_loses_and_duplicates_nothing(tmp_path: Path, clean_run: 
     workers: set[int] = set()
     while time.monotonic() < deadline and proc.poll() is None:
         workers.update(_children(proc.pid))
-        if len(list((out / ".parts").glob("*.json"))) >= parts_before + 2:
+        if len(list((out / ".parts").glob("*.part"))) >= parts_before + 2:
             break
         time.sleep(0.02)
     assert proc.poll() is None, "the run ended before it could be killed: " + log.read_text()[-500:]
