@@ -34,6 +34,11 @@ RATIOS = [
     ("2.7x vs 0.37x is inverted", 2.7, 2.65, 2.75, "times_as", 1 / 2.7, "contradicted", INVERTED),
     ("5x vs 2.7x is just wrong", 5, 4.5, 5.5, "times_as", 2.7, "contradicted", WRONG_VALUE),
     ("more than 2x vs 2.24x", 2, 2, None, "times_as", 2.24, "supported", None),
+    # a rise of at most one time over never fits as "at most 1x as much" (no rise at all)
+    ("快了一倍 vs 1.04x", 1, 0.95, 1.05, "ambiguous", 1.04, "contradicted", N_VS_N_PLUS_1),
+    ("快了近一倍 vs 1.9x (only the rise fits)", 1, 0.9, 1.0, "ambiguous", 1.9, "ambiguous", N_VS_N_PLUS_1),
+    ("提高了一倍 vs 2.03x", 1, 0.95, 1.05, "increase_by", 2.03, "supported", None),
+    ("提高了 0.5 倍 vs 0.5x", 0.5, 0.45, 0.55, "increase_by", 0.5, "contradicted", N_VS_N_PLUS_1),
 ]
 
 

@@ -307,14 +307,22 @@ class Reader:
         return None
 
     def plural_after(self, pos: int) -> int | None:
-        """End of a plural English noun right after `pos` (images, parameters), else None."""
-        q = pos
-        end = q
-        while end < self.s1 and self.text[end].isascii() and self.text[end].isalpha():
+        """End of a plural noun right after `pos`, else None: a common noun (images, parameters) or a name's
+        plural (768 H100s, 256 IPUs: the linker reads what the name counts), by the language's plural ending."""
+        suffix = self.lang.plural_suffix
+        if not suffix:
+            return None
+        end = pos
+        while end < self.s1 and self.text[end].isascii() and (self.text[end].isalnum() or self.text[end] == "-"):
             end += 1
-        word = self.text[q:end]
-        if len(word) >= 4 and word.islower() and word.endswith("s") and not word.endswith("ss"):
-            return end
+        word = self.text[pos:end].rstrip("-")
+        if not word.endswith(suffix) or word.endswith(suffix * 2):
+            return None
+        stem = word[:-len(suffix)]
+        if len(word) >= 4 and word.isalpha() and word.islower():
+            return pos + len(word)
+        if stem[:1].isupper() and (stem[-1].isupper() or stem[-1].isdigit()):
+            return pos + len(word)
         return None
 
     def _counted(self, noun: str) -> str:

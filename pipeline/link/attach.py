@@ -433,9 +433,11 @@ class _Article:
             return claim
         text = st.s.text
         for m in st.mentions:
-            gap = text[claim.end - st.s.start:m.start - st.s.start]
+            # the name right after the number, or inside the claim's span ("768 H100s")
+            gap = text[claim.end - st.s.start:m.start - st.s.start] if m.start >= claim.end else ""
+            inside = claim.start < m.start and m.end <= claim.end
             # a name as written, not a near spelling ("2 颗 CPU" is no GPU)
-            if m.type == "accelerator" and m.how in ("alias", "cased") and 0 <= len(gap) <= 2 and not gap.strip():
+            if m.type == "accelerator" and m.how in ("alias", "cased") and (inside or len(gap) <= 2) and not gap.strip():
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
         return claim
 

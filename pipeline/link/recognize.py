@@ -216,6 +216,7 @@ class Recognizer:
                 else:
                     self.fuzzy_caseless[fold(a.text).lower()] = a
         self._fuzzy_memo: dict[str, tuple[int, float, Alias] | None] = {}
+        self._alias_veto = {_fold_lower(form): sides for form, sides in self.rules.alias_veto.items()}
 
     def _tokens(self, text: str) -> list[tuple[int, int]]:
         """(start, end) of each token of spaCy's tokenizer, read as arrays (no Token objects)."""
@@ -256,6 +257,9 @@ class Recognizer:
                 continue
             if vetoed(folded, start, end, entry.veto_before, entry.veto_after):
                 continue
+            own = self._alias_veto.get(_fold_lower(a.text))
+            if own is not None and vetoed(folded, start, end, *own):
+                continue  # "in its second round": this form names no round of MLPerf's here
             mentions.append(self._mention(a, start, end, text, conf[a.kind]))
         mentions += self._fuzzy(spans, words, folded, text, covered)
         mentions.sort(key=lambda m: m.start)

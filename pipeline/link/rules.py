@@ -30,7 +30,7 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
+            "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
             "list_heads", "ago", "orgless", "debut_round"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
@@ -82,6 +82,8 @@ class Linking:
     cues: dict[str, frozenset[str]]  # phrase (as written) -> cue keys
     paired: dict[str, frozenset[str]]  # lowercased opener -> lowercased closers
     cue_veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # lowercased cue -> (before, after)
+    # lowercased alias -> (before, after): the name is no link after / before these words
+    alias_veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
     metrics: tuple[MetricRule, ...]
     ner_labels: dict[str, str]
     ner_min_score: float
@@ -207,6 +209,13 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         sides = _check(path, sides, {"before", "after"}, f"cue_veto.{cue}")
         veto[str(cue).lower()] = (_strs(path, sides.get("before"), f"cue_veto.{cue}.before"),
                                   _strs(path, sides.get("after"), f"cue_veto.{cue}.after"))
+    alias_veto: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    for n, group in enumerate(data.get("alias_veto") or []):
+        group = _check(path, group, {"forms", "before", "after"}, f"alias_veto[{n}]")
+        sides = (_lang_forms(path, group.get("before"), f"alias_veto[{n}].before"),
+                 _lang_forms(path, group.get("after"), f"alias_veto[{n}].after"))
+        for form in _lang_forms(path, group.get("forms"), f"alias_veto[{n}].forms"):
+            alias_veto[form.lower()] = sides
     brackets: list[tuple[str, str]] = []
     for pair in _strs(path, data.get("brackets"), "brackets"):
         if len(pair) != 2:
@@ -244,6 +253,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         cues={k: frozenset(v) for k, v in cues.items()},
         paired=paired,
         cue_veto=veto,
+        alias_veto=alias_veto,
         metrics=tuple(metrics),
         ner_labels={str(k): str(v) for k, v in labels.items()},
         ner_min_score=float(ner.get("min_score", 0.5)),

@@ -394,8 +394,9 @@ def sentence_chips(claim: Claim, ctx: ArticleContext) -> set[int]:
     for c in ctx.siblings(claim):
         if c.metric not in ("chip_count", "gpu_count") or not isinstance(c.value, (int, float)) or c.bound != "exact":
             continue
-        if c.entities.benchmark and claim.entities.benchmark and c.entities.benchmark != claim.entities.benchmark:
-            continue
+        if any(getattr(c.entities, t) and getattr(claim.entities, t)
+               and getattr(c.entities, t) != getattr(claim.entities, t) for t in ("benchmark", "accelerator", "org")):
+            continue  # "…3.79 minutes with 256 IPUs, … the 29.15 minutes of a DGX A100": another chip's count
         a, b = sorted((c.start, claim.start))
         between = claim.sentence[a - claim.sentence_start:b - claim.sentence_start]
         if any(p.strip() in between for p in ctx.kb.linking.segment_delimiters):

@@ -98,8 +98,15 @@ def readings(claim_reading: str | None, low: float | None, high: float | None, m
     if magnitude or claim_reading in (None, "times_as"):
         return [("times_as", low, high)], []
     if claim_reading == "increase_by":
-        return [("increase_by", *plus)], [("times_as", low, high)]
+        return [("increase_by", *plus)], [] if no_rise(low, high) else [("times_as", low, high)]
     return [("times_as", low, high), ("increase_by", *plus)], []
+
+
+def no_rise(low: float | None, high: float | None) -> bool:
+    """"快了一倍", "快了近一倍", "提高了 0.5 倍": read as "N times as much", a rise of at most one time over would
+    be no rise at all, so that reading never makes such a claim fit (an ambiguous phrase still has two
+    readings, and fits only one)."""
+    return low is not None and high is not None and (low + high) / 2 <= 1
 
 
 def judge(claim_low: float | None, claim_high: float | None, value: float | str | None, unit: str, fact: Fact,
@@ -156,7 +163,8 @@ def _judge_date(claimed: str, official: str, shown: str) -> Judgement:
 
 
 def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) -> Judgement:
-    fits = [(name, lo, hi) for name, lo, hi in primary if overlaps(lo, hi, f_low, f_high)]
+    fits = [(name, lo, hi) for name, lo, hi in primary if overlaps(lo, hi, f_low, f_high)
+            and not (name == "times_as" and len(primary) > 1 and no_rise(lo, hi))]
     names = {"times_as": "as 'N times as much'", "increase_by": "as 'increased by N' (N+1 times as much)"}
     if len(primary) > 1:  # an ambiguous phrase: both readings must fit
         if len(fits) == len(primary):
@@ -166,8 +174,9 @@ def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) 
             other = next(n for n, _, _ in primary if n != name)
             return Judgement("ambiguous", f"The phrase reads two ways: read {names[name]} it fits, read "
                              f"{names[other]} it does not; {shown}.", N_VS_N_PLUS_1, reading=name)
+        sensible = [r for r in primary if not (r[0] == "times_as" and no_rise(r[1], r[2]))]
         return Judgement("contradicted", f"Neither reading fits; {shown}.",
-                         _ratio_distortion(primary, fact, f_low, f_high))
+                         _ratio_distortion(sensible or primary, fact, f_low, f_high))
     if fits:
         name = fits[0][0]
         return Judgement("supported", f"Read {names[name]}, it fits; {shown}.", reading=name)

@@ -1,0 +1,79 @@
+"""More kinds of phrase that news of the rounds of 2021-2025 uses (#20), in invented sentences checked
+against the official tables: each table is one kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.run.process import check_text
+
+
+def _claim(text: str, date: str, wording: str):
+    found = [c for c in check_text(text, date=date) if c.text == wording]
+    assert len(found) == 1, [c.text for c in check_text(text, date=date)]
+    return found[0]
+
+
+# A round named by its place after a possessive counts the entrant's own rounds ("in its second round"),
+# not MLPerf's (the second round was v0.6): the claim keeps the article's round.  MLPerf's own ordinal
+# still names the round.
+@pytest.mark.parametrize("text, date, wording, round_", [
+    ("In its second round, Oracle trained GPT-3 in 12.09 minutes.", "2024-11-14", "12.09 minutes",
+     "training-v4.1"),
+    ("Oracle, now on its third MLPerf round, took 12.09 minutes for GPT-3.", "2024-11-14", "12.09 minutes",
+     "training-v4.1"),
+    ("甲骨文在其第二轮参赛中训练 GPT-3，耗时 12.09 分钟。", "2024-11-14", "12.09 分钟", "training-v4.1"),
+    ("这是甲骨文参加的第二轮，它的 GPT-3 成绩为 12.09 分钟。", "2024-11-14", "12.09 分钟", "training-v4.1"),
+    ("In MLPerf's second round, Google's pod of 1,024 TPU v3 chips trained Transformer in 0.85 minutes.",
+     "2019-07-11", "0.85 minutes", "training-v0.6"),
+])
+def test_an_entrants_own_ordinal_round_is_not_mlperfs(text, date, wording, round_):
+    c = _claim(text, date, wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+# A name's plural after a number counts what the name is ("3,584 H100s" are GPUs, "256 IPUs" chips) and
+# is checked like "3,584 H100 GPUs".
+@pytest.mark.parametrize("text, date, wording, verdict, official", [
+    ("In its second round, Oracle trained GPT-3 on 3,072 H100s in 12.09 minutes.", "2024-11-14", "3,072 H100s",
+     "supported", 3072),
+    ("NVIDIA and CoreWeave trained GPT-3 in 10.94 minutes on 3,584 H100s.", "2023-06-28", "3,584 H100s",
+     "supported", 3584),
+    ("The joint cluster had 3,854 H100s for GPT-3, which took 10.94 minutes.", "2023-06-28", "3,854 H100s",
+     "contradicted", 3584),
+])
+def test_a_names_plural_is_a_count_of_that_chip(text, date, wording, verdict, official):
+    c = _claim(text, date, wording)
+    assert (c.kind, c.counted, c.verdict, c.official) == ("count", "gpu", verdict, official)
+
+
+# Taking part is submitting (参与, 参加): a count of organisations that took part is the round's submitters.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("共有 20 家机构参与了本轮 MLPerf 训练测试。", "20 家机构", "supported"),
+    ("共有 21 家機構參與了本輪 MLPerf 訓練測試。", "21 家機構", "contradicted"),
+])
+def test_organisations_taking_part_are_the_submitters(text, wording, verdict):
+    c = _claim(text, "2025-06-05", wording)
+    assert (c.verdict, c.official) == (verdict, 20)
+
+
+# "LoRA" alone names the suite's one LoRA test.
+@pytest.mark.parametrize("text, wording", [
+    ("8 颗 MI325X 的 LoRA 成绩为 22.04 分钟。", "22.04 分钟"),
+    ("AMD's eight MI325X GPUs posted 22.04 minutes on LoRA.", "22.04 minutes"),
+])
+def test_lora_alone_is_the_lora_benchmark(text, wording):
+    c = _claim(text, "2025-06-05", wording)
+    assert (c.entities.benchmark, c.verdict) == ("llama2_70b_lora", "supported")
+
+
+# A chip count in the sentence sizes only the results of its own chip and company: "…with 256 IPUs, … the
+# 29.15 minutes of a DGX A100" is eight A100s, not 256.
+@pytest.mark.parametrize("text, wording, official_min", [
+    ("On ResNet-50, Graphcore's IPU-POD256 took 3.79 minutes with 256 IPUs, slightly more than the 29.15 "
+     "minutes of a single DGX A100 server divided by eight.", "29.15 minutes", 29.15),
+    ("在 ResNet-50 上，Graphcore 用 256 颗 IPU 跑出 3.79 分钟，而单台 DGX A100 服务器为 29.15 分钟。", "29.15 分钟", 29.15),
+])
+def test_a_count_of_another_chip_does_not_size_the_result(text, wording, official_min):
+    c = _claim(text, "2021-12-02", wording)
+    assert c.verdict == "supported" and round(c.official / 60, 2) == official_min
