@@ -72,7 +72,8 @@ def test_lora_alone_is_the_lora_benchmark(text, wording):
 @pytest.mark.parametrize("text, wording, official_min", [
     ("On ResNet-50, Graphcore's IPU-POD256 took 3.79 minutes with 256 IPUs, slightly more than the 29.15 "
      "minutes of a single DGX A100 server divided by eight.", "29.15 minutes", 29.15),
-    ("在 ResNet-50 上，Graphcore 用 256 颗 IPU 跑出 3.79 分钟，而单台 DGX A100 服务器为 29.15 分钟。", "29.15 分钟", 29.15),
+    ("在 ResNet-50 上，Graphcore 用 256 颗 IPU 跑出 3.79 分钟，而单台 DGX A100 服务器为 29.15 分钟。",
+     "29.15 分钟", 29.15),
 ])
 def test_a_count_of_another_chip_does_not_size_the_result(text, wording, official_min):
     c = _claim(text, "2021-12-02", wording)

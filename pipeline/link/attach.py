@@ -437,7 +437,8 @@ class _Article:
             gap = text[claim.end - st.s.start:m.start - st.s.start] if m.start >= claim.end else ""
             inside = claim.start < m.start and m.end <= claim.end
             # a name as written, not a near spelling ("2 颗 CPU" is no GPU)
-            if m.type == "accelerator" and m.how in ("alias", "cased") and (inside or len(gap) <= 2) and not gap.strip():
+            near = inside or (len(gap) <= 2 and not gap.strip())
+            if m.type == "accelerator" and m.how in ("alias", "cased") and near:
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
         return claim
 

@@ -130,7 +130,8 @@ def test_a_damaged_or_older_part_is_redone_not_merged(corpus: Path, tmp_path: Pa
     out = tmp_path / "out"
     run_batch(corpus, out, Settings())
     first = {n: (out / n).read_bytes() for n in ("claims.jsonl", "claims.csv")}
-    part = next(p for p in sorted((out / ".parts").glob("*.part")) if json.loads(p.read_bytes().partition(b"\n")[0])["claims"])
+    part = next(p for p in sorted((out / ".parts").glob("*.part"))
+                if json.loads(p.read_bytes().partition(b"\n")[0])["claims"])
     part.write_bytes(damage(part.read_bytes()))
     again = run_batch(corpus, out, Settings())
     assert again.processed == 1 and again.errors == 0
