@@ -78,3 +78,60 @@ def test_lora_alone_is_the_lora_benchmark(text, wording):
 def test_a_count_of_another_chip_does_not_size_the_result(text, wording, official_min):
     c = _claim(text, "2021-12-02", wording)
     assert c.verdict == "supported" and round(c.official / 60, 2) == official_min
+
+
+# A round whose logs are not held (v2.0): the largest system its maker or the press stated decides a count
+# said to be the largest, or one above it; a smaller count may be a smaller system and stays unchecked.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("In MLPerf Training v2.0, Google's largest system had 4,096 TPU v4 chips.", "4,096 TPU v4 chips", "supported"),
+    ("谷歌在 MLPerf 训练 2.0 中规模最大的系统为 4096 颗 TPU v4 芯片。", "4096 颗", "supported"),
+    ("In v2.0 NVIDIA's biggest entry used 4,316 A100 GPUs.", "4,316 A100 GPUs", "contradicted"),
+    ("In v2.0 NVIDIA ran BERT on 1,024 A100 GPUs.", "1,024 A100 GPUs", "unverifiable"),
+])
+def test_the_largest_system_stated_for_a_round_without_logs(text, wording, verdict):
+    assert _claim(text, "2022-06-30", wording).verdict == verdict
+
+
+# A company's statement holds for its parent named in its place ("Intel says …" of Habana Labs' Gaudi2).
+@pytest.mark.parametrize("text, wording", [
+    ("Intel reported that FP8 had doubled its Gaudi2 speed on GPT-3.", "doubled"),
+    ("英特尔称，FP8 让 Gaudi2 在 GPT-3 上的速度提高了一倍。", "提高了一倍"),
+])
+def test_a_subsidiarys_statement_holds_for_its_parent(text, wording):
+    c = _claim(text, "2023-11-09", wording)
+    assert c.verdict == "supported" and c.evidence
+
+
+# "Six months earlier", "半年前": a span that points back to a round names the round before, as news rounds
+# the gap (v3.0 was 134 days before v3.1); it is no span measured to the day.
+@pytest.mark.parametrize("text, wording", [
+    ("Six months earlier, NVIDIA's best GPT-3 time had been 10.94 minutes.", "Six months"),
+    ("半年前，英伟达 GPT-3 的最好成绩还是 10.94 分钟。", "半年"),
+    ("六個月前，輝達的 GPT-3 最佳成績還是 10.94 分鐘。", "六個月"),
+])
+def test_a_span_back_to_a_round_points_at_it(text, wording):
+    c = _claim(text, "2023-11-09", wording)
+    assert c.verdict == "supported" and "training-v3.0" in c.evidence
+
+
+# Months and years are never training times: "three months ago NVIDIA set a GPT-3 record" is not checked
+# against the fastest GPT-3 time.
+@pytest.mark.parametrize("text, wording", [
+    ("Three months ago NVIDIA set a GPT-3 record.", "Three months"),
+    ("两个月前，英伟达刷新了 GPT-3 纪录。", "两个月"),
+])
+def test_months_are_no_training_time(text, wording):
+    assert _claim(text, "2023-11-09", wording).verdict != "contradicted"
+
+
+# The organiser speaking of the round as a whole takes no company, chip or benchmark from the sentences
+# before it: its figure is checked against what the organiser said of the round.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("CoreWeave and NVIDIA trained ResNet-50 on 3,584 H100s. MLCommons says the best results improved by up to "
+     "1.54 times over the round six months earlier.", "up to 1.54 times", "supported"),
+    ("CoreWeave 与英伟达用 3584 块 H100 训练 ResNet-50。据 MLCommons，最好成绩比半年前提高到 1.54 倍。", "1.54 倍",
+     "supported"),
+])
+def test_the_organiser_speaks_of_the_whole_round(text, wording, verdict):
+    c = _claim(text, "2023-06-29", wording)
+    assert c.verdict == verdict and not c.entities.org and not c.entities.benchmark

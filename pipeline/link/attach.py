@@ -762,6 +762,8 @@ class _Article:
         the sentence points back with an anaphor): that sentence's first mention, the topic that a
         following sentence continues."""
         far = far or t in st.cue_types("anaphor:")
+        if t != "round" and any("round_level" in c.keys for c in st.cues) and t not in st.cue_types("anaphor:"):
+            return None  # the organiser speaking of the round as a whole: no company's topic goes on
         key = (st.s.index, t, far)
         if key not in self._carried:  # the same for every claim of the sentence
             self._carried[key] = self._find_carry(st, t, far)

@@ -43,7 +43,8 @@ COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_
 # attribute -> the entity type its value(s) must be ids of (None: a plain value)
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     # featured: the chip an org's results of a round were about, when the text names none (by_round)
-    "org": {"submitter": None, "featured": "accelerator", "by_round": None},
+    # parent: the company that owns it (Habana Labs is Intel's): news names either for the other's results
+    "org": {"submitter": None, "featured": "accelerator", "by_round": None, "parent": "org"},
     # counted: what news calls one of them when it counts them (gpu; default chip), for "768块H100"
     "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None, "counted": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,

@@ -30,7 +30,7 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "respectively", "clause_continuations", "brackets",
+            "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively", "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
             "list_heads", "ago", "orgless", "debut_round"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
@@ -162,6 +162,7 @@ def _cue_words(path: Path, data: dict[str, Any], cmp_: dict[str, Any], kb_types:
             add(closers_t, "cmp:paired_close")
             paired[str(opener).lower()] = frozenset(c.lower() for c in closers_t)
     add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
+    add(_lang_forms(path, data.get("round_level"), "round_level"), "round_level")
     add(_lang_forms(path, data.get("respectively"), "respectively"), "respectively")
     add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):

@@ -82,15 +82,14 @@ def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
     that no resolver answers is read as the time between two events."""
     if (claim.metric or "").startswith(STATED):
         return stated(claim, ctx)
+    if claim.kind == "duration" and isinstance(claim.value, (int, float)) and float(claim.value) >= 28 * 86400:
+        # months and years are never MLPerf training times ("three months ago NVIDIA set a GPT-3 record"):
+        # the time between two events
+        return elapsed(claim, ctx)
     fn = RESOLVERS.get(claim.metric or "")
     if fn is None and claim.kind == "duration" and claim.entities.benchmark:
         fn = train_time
-    fact = fn(claim, ctx) if fn else None
-    if fact is None and claim.kind == "duration" and fn is not elapsed and isinstance(claim.value, (int, float)) and (
-            float(claim.value) >= 28 * 86400):
-        # months and years are never MLPerf training times: the time between two events
-        return elapsed(claim, ctx)
-    return fact
+    return fn(claim, ctx) if fn else None
 
 
 def answerable(claim: Claim) -> bool:

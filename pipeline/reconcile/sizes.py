@@ -59,7 +59,7 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if not rows and e.org:
         rows = [r for r in ctx.official.select(accelerator=e.accelerator, round=rnd) if r.accelerator_count]
     if not rows:
-        return None
+        return _largest_stated(claim, ctx)
     sizes = sorted({r.accelerator_count for r in rows if r.accelerator_count})
     top = sizes[-1]
     label = label_of(ctx.kb, acc=e.accelerator, org=e.org, benchmark=e.benchmark, round="/".join(rounds))
@@ -73,6 +73,21 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
     return Fact(pick, pick, pick, evidence, f"{label} (sizes {_sizes_text(sizes)})", maximum=top)
+
+
+def _largest_stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """No result of the subject in the tables (v2.0's logs are not held): the largest system its maker or
+    the press stated.  It decides a count said to be the largest, or one above it; a smaller count may be a
+    smaller system of the round."""
+    if not isinstance(claim.value, (int, float)):
+        return None
+    fact = statement_fact(claim, ctx, "largest_system_chips", ("org", "accelerator", "round"))
+    if fact is None or not isinstance(fact.value, (int, float)):
+        return None
+    largest = has_cue(ctx, claim, "largest", clause=True) or has_cue(ctx, claim, "at_scale", clause=True)
+    if largest or claim.value > fact.value:
+        return fact
+    return None
 
 
 def _timed(claim: Claim, ctx: ArticleContext) -> bool:

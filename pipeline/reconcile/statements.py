@@ -19,6 +19,16 @@ from pipeline.records import Claim
 
 
 # -- statements ------------------------------------------------------------------------------------
+def _related_orgs(ctx: ArticleContext, org: str | None) -> set[str]:
+    """The org, the company that owns it and the companies it owns (the KB's `parent`)."""
+    if not org:
+        return set()
+    entry = ctx.kb.get("org", org)
+    out = {org} | ({str(entry.attr("parent"))} if entry is not None and entry.attr("parent") else set())
+    out |= {o.id for o in ctx.kb.entries.get("org", {}).values() if o.attr("parent") == org}
+    return out
+
+
 def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
                    scale: str | None = None, require: dict[str, str] | None = None) -> Fact | None:
     """The `metric` statement that shares the most of the claim's `keys` entities and contradicts none (at
@@ -33,11 +43,15 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
         # a claim about no company is about the round as a whole: not checked against a company's figure
         cands = [s for s in cands if not any(s.entity_values(k) for k in ("org", "accelerator", "system"))]
     best, score = None, -1
+    orgs = _related_orgs(ctx, e.get("org"))
     for s in cands:
         ok, n = True, 0
         for k in keys:
             want = e.get(k)
             have = s.entity_values(k)
+            if k == "org" and have and want and want not in have:
+                # "Intel says FP8 doubled Gaudi2's speed": Habana Labs' statement, its parent named
+                have = tuple(want for o in have if o in orgs) or have
             if have and want and want not in have:
                 ok = False
             n += int(bool(have and want in have))
@@ -250,7 +264,8 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
         # only about claims that name no company or chip
         if bool(e.org or e.accelerator) != bool(orgs or accs):
             continue
-        if e.org and orgs and e.org not in orgs or e.accelerator and accs and e.accelerator not in accs:
+        if e.org and orgs and not (_related_orgs(ctx, e.org) & set(orgs)) or (
+                e.accelerator and accs and e.accelerator not in accs):
             continue
         if base.get("accelerator") and base["accelerator"] not in accs:
             continue

@@ -204,6 +204,32 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
 
 
 # -- time between events -------------------------------------------------------------------------
+def _locates(claim: Claim, ctx: ArticleContext) -> bool:
+    """"six months earlier", "半年前": a span that points back to a round (the linker took the round from
+    these words) rather than one measured between two events."""
+    after = claim.sentence[claim.end - claim.sentence_start:].lstrip().lower()
+    return any(after.startswith(w.lower()) for w in ctx.kb.linking.ago)
+
+
+def _round_back(ctx: ArticleContext, named: str, rnd: str, end: dt.date) -> Fact | None:
+    """What "N months earlier" may say and still point at the round it names: any span nearer to that
+    round's distance back than to another round's (rounds come twice a year, and news rounds the gap)."""
+    back = sorted(((end - d[0]).days, r.id) for r in ctx.kb.rounds
+                  if r.attr("date") and (d := _date_range(str(r.attr("date")))) is not None and d[0] <= end)
+    days = [n for n, _ in back]
+    i = next((k for k, (_, rid) in enumerate(back) if rid == named), None)
+    if i is None or days[i] <= 0:
+        return None
+    lo = (days[i - 1] + days[i]) / 2 if i > 0 else 0.0
+    hi = (days[i] + days[i + 1]) / 2 if i + 1 < len(days) else days[i] * 1.5
+    entry = ctx.kb.get("round", named)
+    return Fact(days[i] * 86400.0, lo * 86400.0, hi * 86400.0, (named, rnd),
+                f"the time back to the {round_name(ctx.kb, named)} results ({entry.attr('date') if entry else ''}) "
+                f"from the {round_name(ctx.kb, rnd)} results: {days[i]} days, and any span from {lo:.0f} to "
+                f"{hi:.0f} days back points at that round, not another",
+                derivation=f"{days[i]} days")
+
+
 def _date_range(iso: str) -> tuple[dt.date, dt.date] | None:
     """The days an ISO date written to some precision covers: "2015" is all of 2015."""
     try:
@@ -252,6 +278,8 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
     elif claim.entities.round and claim.entities.round != rnd:
         other = ctx.kb.get("round", claim.entities.round)
         if other and other.attr("date"):
+            if _locates(claim, ctx):
+                return _round_back(ctx, claim.entities.round, rnd, end[0])
             start = _date_range(str(other.attr("date")))
             label = f"from the {round_name(ctx.kb, claim.entities.round)} results ({other.attr('date')})"
             evidence = (claim.entities.round,)
