@@ -30,7 +30,8 @@ from pipeline.records import KINDS
 
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
-            "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively", "clause_continuations", "brackets",
+            "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively",
+            "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
             "list_heads", "ago", "orgless", "debut_round"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
