@@ -38,7 +38,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
     "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit",
-              "occurrence_markers", "possessive"},
+              "occurrence_markers", "possessive", "cue_window"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
@@ -56,7 +56,8 @@ SCHEMA: dict[str, set[str] | None] = {
              "unchanged", "other", "range", "each", "fastest", "single", "emphatic", "wins", "at_scale",
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
-             "area_reinforcement", "partners", "absent", "shrink", "last_year", "same_size", "largest"},
+             "area_reinforcement", "partners", "absent", "shrink", "last_year", "same_size", "largest",
+             "ratio_size", "ratio_speed"},
     "sentences": {"terminators", "closers"},
     # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
     "cue_veto": None,
@@ -112,6 +113,7 @@ class Language:
     implicit_ratios: dict[str, float]
     occurrence_markers: frozenset[str]
     ratio_possessive: tuple[str, ...]
+    ratio_cue_window: int  # how far (characters) from a ratio a cue word saying what it compares may stand
     compound_units: dict[str, Unit]
     bound_gap: tuple[str, ...]
     classifier_counts: dict[str, tuple[str, ...]]
@@ -309,6 +311,7 @@ def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
         occurrence_markers=frozenset(str(m).lower() for m in ratio.get("occurrence_markers") or []),
         ratio_possessive=tuple(ratio.get("possessive") or ()),
+        ratio_cue_window=int(ratio.get("cue_window") or 16),
         bound_gap=_longest_first(bounds.get("gap") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
         bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),

@@ -168,6 +168,22 @@ def baseline_span(claim: Claim, ctx: Lookups) -> tuple[int, int] | None:
     return (before[-1].end(), rel) if before else None
 
 
+def frame_span(claim: Claim, ctx: Lookups) -> tuple[int, int] | None:
+    """Where a ratio's frame names its baseline, as offsets into its sentence: "速度是 512 块 GB200 时的 4.4 倍"
+    from the opener (是) to the closer (的) written right before the ratio; None when it has no frame."""
+    opener, closer = _linking_regex(ctx.kb, "cmp:frame_open"), _linking_regex(ctx.kb, "cmp:frame_close")
+    if opener is None or closer is None:
+        return None
+    text = folded(claim.sentence)
+    a, _ = clause_span(claim, ctx.kb)
+    rel = claim.start - claim.sentence_start
+    close = [m for m in closer.finditer(text, a, rel) if not text[m.end():rel].strip()]
+    if not close:
+        return None
+    opens = [m for m in opener.finditer(text, a, close[-1].start())]
+    return (opens[-1].start(), close[-1].end()) if opens else None
+
+
 def org_of(claim: Claim, ctx: ArticleContext) -> str | None:
     """The claim's org, else the one the nearest earlier claim of the article is about."""
     if claim.entities.org:
@@ -212,6 +228,36 @@ def cue_distance(ctx: Lookups, claim: Claim, key: str, section: str = "cues", *,
                 d = max(0, hs - end, rel - he)
                 best = d if best is None else min(best, d)
     return best
+
+
+def nearest_cue(ctx: Lookups, claim: Claim, keys: tuple[str, ...], span: tuple[int, int],
+                window: int | None = None, skip: tuple[int, int] | None = None) -> str | None:
+    """Of several lexicon cue lists, the one whose word stands nearest the claim within `span` (offsets into
+    its sentence) and at most `window` characters from it; at equal distance a word after the claim wins (the
+    noun a ratio multiplies: "three times the GPUs and 3.5 times the speed"), and a tie on both sides is None,
+    as is a span with no such word.  Words inside `skip` (a baseline between the claim and what it says: "速度
+    是 512 块 GB200 时的 4.4 倍") do not count, nor does its length."""
+    lang = language_of(ctx.langs, claim)
+    rel = claim.start - claim.sentence_start
+    end = rel + len(claim.text)
+    best: dict[str, tuple[int, int]] = {}
+    for key in keys:
+        for hs, he in _cue_hits(claim.sentence, lang, "cues", key):
+            if skip is not None and hs < skip[1] and he > skip[0]:
+                continue
+            if span[0] <= hs and he <= span[1]:
+                gap = rel - he
+                if skip is not None and he <= skip[0] and skip[1] <= rel:
+                    gap -= skip[1] - skip[0]
+                rank = (max(0, hs - end, gap), 0 if hs >= rel else 1)  # distance, then after before before
+                if window is None or rank[0] <= window:
+                    best[key] = min(best.get(key, rank), rank)
+    if not best:
+        return None
+    ranked = sorted(best.items(), key=lambda kv: kv[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
 
 
 def language_of(langs: Languages | None, claim: Claim) -> Language:

@@ -14,11 +14,12 @@ from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import Lookups, Resources, baseline_span, cue_words, folded, has_cue, language_of
+from pipeline.reconcile.context import Lookups, Resources, cue_words, folded, has_cue, language_of
 from pipeline.reconcile.counts import counted_metric
 from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
 from pipeline.reconcile.scope import not_a_result, out_of_scope, restated
+from pipeline.reconcile.stated import ratio_of_stated_figures
 from pipeline.reconcile.verdicts import Fact, Judgement, judge
 from pipeline.records import Claim, evolve, is_percent_change, percent_as_ratio, ratio_as_percent
 from pipeline.segment.sentences import Segmented
@@ -242,9 +243,9 @@ def _verdict(i: int, claim: Claim, claims: list[Claim], scope: dict[int, str], c
         return evolve(claim, verdict=pair[0], explanation=pair[1], official=pair[2])
     if claim.kind == "ratio":
         # "went from 0.85 minutes to 0.26 minutes, more than three times faster", "0.48 minutes, more than
-        # twice as fast as the 0.82 minutes it posted last year": the sentence's own two times are what it
-        # compares, before any table or statement
-        own = _ratio_of_stated_times(claim, judged, ctx)
+        # twice as fast as the 0.82 minutes it posted last year", "4.7 times the hardware": the two times or
+        # chip counts the text gives are what it compares, before any table or statement
+        own = ratio_of_stated_figures(claim, judged, ctx, claims)
         if own is not claim:
             return own
     claim = counted_metric(claim, ctx)
@@ -301,43 +302,3 @@ def _judge(claim: Claim, fact: Fact, look: Lookups) -> Judgement:
     return judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading,
                  maximum_cue=maximum_cue, half=_half_step(claim), magnitude=_is_magnitude(claim, look.langs),
                  emphatic=emphatic)
-
-
-def _figure(c: Claim) -> float:
-    """The official figure a claim was checked against, as a number (the caller chose numeric ones)."""
-    if isinstance(c.official, (int, float)):
-        return float(c.official)
-    raise ValueError(f"claim {c.text!r} has no numeric official figure")
-
-
-def _ratio_of_stated_times(claim: Claim, claims: list[Claim], ctx: Lookups) -> Claim:
-    """"went from 0.85 minutes to 0.26 minutes, more than three times faster": the ratio of the two
-    official times the sentence's own figures were checked against."""
-    times = [c for c in claims if c.sentence_index == claim.sentence_index and c.kind == "duration"
-             and isinstance(c.official, (int, float)) and c.verdict == "supported"]
-    if len(times) != 2 or times[0].official == times[1].official:
-        return claim  # two figures checked against one result are not two times
-    base = baseline_span(claim, ctx)
-    if base is not None and not any(base[0] <= t.start - t.sentence_start < base[1] for t in times):
-        return claim  # "..., 45% faster than June's time": compared with a time the sentence does not give
-    before, after = times
-    if claim.metric == "speedup" and _figure(before) < _figure(after):
-        # "A takes 49 minutes, B about 166, A is 2.4x faster": a speedup is the longer time over the shorter,
-        # whichever the sentence gives first
-        before, after = after, before
-    ratio = _figure(before) / _figure(after)
-    if isinstance(claim.value, (int, float)) and 0 < claim.value < 1 and ratio > 1 and (
-            claim.ratio_reading != "increase_by"):  # "68% faster" is 0.68 more, not a share of 0.68
-        # "缩短为原来的十三分之一": a share of the longer time, the shorter over the longer
-        before, after, ratio = after, before, 1 / ratio
-    # the ratio of the two figures as the sentence rounds them is a reading too: "from 1.28 to 0.76 minutes,
-    # 68% faster" holds for the printed minutes (1.684x) though the unrounded results give 1.687x
-    lo, hi = ratio, ratio
-    if all(isinstance(x, (int, float)) and x > 0 for x in (before.low, before.high, after.low, after.high)):
-        lo, hi = min(ratio, before.low / after.high), max(ratio, before.high / after.low)  # type: ignore[operator]
-    fact = Fact(round(ratio, 4), lo, hi, tuple(before.evidence) + tuple(after.evidence),
-                f"the two times of the sentence, '{before.text}' and '{after.text}'",
-                derivation=f"{_figure(before):.1f} s / {_figure(after):.1f} s = {ratio:.2f}x")
-    j = judge(claim.low, claim.high, claim.value, claim.unit, fact, claim.kind, claim.ratio_reading)
-    return evolve(claim, verdict=j.verdict, official=fact.value, evidence=fact.evidence, explanation=j.explanation,
-                   distortion=j.distortion)
