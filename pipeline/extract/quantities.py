@@ -240,6 +240,10 @@ class Reader:
         """What the number counts: a classifier and its noun (Chinese), a noun or a hyphenated compound
         (English), a scaled number or one before a plural; a year before a name counts nothing."""
         lang = self.lang
+        end = num.end
+        if (end + 1 <= self.s1 and self.text[end:end + 1].isascii() and self.text[end:end + 1].isalpha()
+                and not (end + 1 < self.s1 and self.text[end + 1].isascii() and self.text[end + 1].isalnum())):
+            return None  # "3D U-Net", "5G": a digit and one letter written together are a name, not a count
         # counts: classifier (+ noun) in Chinese; noun in English
         if cls is None and lang.classifiers:
             cls = self.match(p_in, lang.classifiers)

@@ -749,6 +749,15 @@ class _Article:
                 here = before if (before or t == "round") else here
                 if not here:
                     continue
+                # the sentence's subject is the anaphor it opens with, not a name later in another clause
+                if self._opens_with_anaphor(st, t, here):
+                    return None
+            elif self._opens_with_anaphor(st, t, here, opening=True) and all(
+                    any(d in st.s.text[m.end - st.s.start:claim.start - st.s.start]
+                        for d in self.rules.clause_delimiters) for m in here):
+                # "The cloud also claimed the one benchmark NVIDIA did not win, 3D U-Net, at 1.26 minutes": a
+                # name set off from the figure by a comma is no match for the subject the sentence opens with
+                return None
             best = min(here, key=lambda m: (max(0, m.start - claim.end, claim.start - m.end), m.start))
             if best.id is None:  # a date that is no round's date
                 return None, level
@@ -756,6 +765,14 @@ class _Article:
                 return AMBIGUOUS, level
             return best.id, level
         return None
+
+    def _opens_with_anaphor(self, st: _Sent, t: str, here: list[Mention], opening: bool = False) -> bool:
+        """Whether an anaphor of type t ("the cloud", 该公司) comes before every name in `here` (and, with
+        `opening`, starts the sentence)."""
+        key = f"anaphor:{t}"
+        first = min(m.start for m in here)
+        return any(key in c.keys and c.end <= first and (not opening or not st.s.text[:c.start - st.s.start].strip())
+                   for c in st.cues)
 
     def _carry(self, st: _Sent, t: str, far: bool = False) -> tuple[str | None, int] | None:
         """The type from the nearest earlier sentence of the paragraph's block (or of the article, when

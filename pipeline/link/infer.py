@@ -60,6 +60,9 @@ def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = No
     sources = [(sys_lvl, system), (acc_lvl, kb.get("accelerator", acc_id))]
     for lvl, entry in sorted(sources, key=lambda x: x[0]):
         org = entry.attr("org") if entry is not None else None
+        found = got.get("org", (None, 9))[0]
+        if entry is not None and entry.type == "accelerator" and found in _submitters(kb, "accelerator", entry.id, rnd):
+            continue  # "Azure … 768 GPUs": A100s that Microsoft entered stay Microsoft's result
         if org and got.get("org", (None, 9))[1] > lvl:
             got["org"] = (org, lvl)
     values = {t: (v if v != AMBIGUOUS else None) for t, (v, _) in got.items()}

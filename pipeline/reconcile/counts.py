@@ -125,6 +125,13 @@ def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False, single
     # benchmarks the company entered
     entered = len({r.benchmark for r in ctx.official.select(who=org, round=rnd)})
     lo, hi = leads.possible
+    if has_cue(ctx, claim, "not_won", clause=True):
+        # "the one benchmark NVIDIA did not win": the rest of the suite
+        rest = leads.of_total - leads.count
+        return Fact(rest, rest, rest, leads.evidence,
+                    f"the {round_name(ctx.kb, rnd)} benchmarks where {ctx.name('org', org)} does not have {how} "
+                    f"in the closed division: {leads.of_total} less the {leads.count} it leads "
+                    f"({names(ctx.kb, 'benchmark', leads.benchmarks)})", complete=not leads.uncertain)
     beyond = claim.low is not None and claim.low > min(hi, entered) or claim.high is not None and claim.high < lo
     if claim.low is not None and claim.low > entered:
         label += f"; it entered {entered}"

@@ -40,7 +40,10 @@ def _sides(claim: Claim, ctx: ArticleContext) -> tuple[dict, dict] | None:
         # the same chip (or, naming no chip, the same company) compared with itself: most likely with the
         # previous round; two companies compared: most likely in the same round
         chips = subject.get("accelerator"), baseline.get("accelerator")
-        same = chips[0] == chips[1] if any(chips) else subject.get("org") in (None, baseline.get("org"))
+        orgs = subject.get("org"), baseline.get("org")
+        same = chips[0] == chips[1] if any(chips) else orgs[0] in (None, orgs[1])
+        if all(orgs) and orgs[0] != orgs[1]:
+            same = False  # "15% faster than NVIDIA's result on the same number of GPUs": two companies, one round
         baseline["round"] = ctx.kb.previous_round(subject.get("round")) if same else subject.get("round")
         baseline["round_guessed"] = True
     return subject, baseline
