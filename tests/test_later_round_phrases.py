@@ -169,7 +169,8 @@ def test_benchmarks_not_won_are_the_rest_of_the_suite(text, wording, verdict):
      "same number of GPUs.", "about 15% faster", "contradicted"),
     ("Microsoft Azure ran 3D U-Net in 1.26 minutes on 768 GPUs, about 9% faster than NVIDIA's result on the "
      "same number of GPUs.", "about 9% faster", "supported"),
-    ("微软 Azure 用 768 块 GPU 跑 3D U-Net 只要 1.26 分钟，在同样数量的 GPU 上比英伟达快了约 9%。", "快了约 9%", "supported"),
+    ("微软 Azure 用 768 块 GPU 跑 3D U-Net 只要 1.26 分钟，在同样数量的 GPU 上比英伟达快了约 9%。", "快了约 9%",
+     "supported"),
 ])
 def test_two_companies_on_one_chip_are_compared_in_one_round(text, wording, verdict):
     c = _claim(text, "2021-12-02", wording)
