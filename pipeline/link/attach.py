@@ -11,6 +11,10 @@ Rules, in order, for each entity type:
      the topic), or from anywhere earlier in the article when the sentence points back (该系统, this
      system).  In an article whose paragraphs are separated by blank lines, lines joined by a single
      line break (list items, the rows after a lead-in) are one paragraph;
+     a benchmark of a time or speedup whose paragraph names none is what the story or section is about
+     (linking.yaml `topic`): the one the nearest earlier paragraph of its section names alone, else the
+     one its heading or the headline names alone -- found at the article's level, never one a
+     contradiction rests on;
   4. implied (pipeline.link.infer): a system gives its accelerator and org, an accelerator its org, the
      org is the round's submitter of the chip; a count of chips that only one machine of the round had
      is a mention of that machine;
@@ -37,6 +41,7 @@ from pipeline.link import frames, infer
 from pipeline.link.infer import AMBIGUOUS
 from pipeline.link.kb import KnowledgeBase, fold, load_kb
 from pipeline.link.recognize import Cue, Mention, get_recognizer
+from pipeline.link.rules import MetricRule
 from pipeline.records import (
     ENTITY_TYPES,
     META_DATE_KEYS,
@@ -59,6 +64,9 @@ Ner = Callable[[str], list[Mention]]
 
 # support level of an entity the words never state (see _support, inferred)
 INFERRED = 5
+# support level of the article's default: its round, and the benchmark a story or its section is about
+# (`_topic`); never one a contradiction may rest on
+ARTICLE = 4
 
 @dataclass
 class _Sent:
@@ -181,6 +189,11 @@ class _Article:
                                         head_end=self._head_end(s) if segmented else None)
             self.order.append(s.index)
         self._blocks()
+        self._by_block: dict[int, list[_Sent]] = {}
+        for x in self._in_order():
+            self._by_block.setdefault(x.block, []).append(x)
+        self.headings = self._headings()
+        self._topics: dict[str, dict[int, tuple[str | None, int] | None]] = {}
         self._carried: dict[tuple[int, str, bool], tuple[str | None, int] | None] = {}
         self._position = {idx: i for i, idx in enumerate(self.order)}
         self.org_chips = self._org_chips()
@@ -245,6 +258,28 @@ class _Article:
             if cur.s.paragraph != prev.s.paragraph and (item or not (blank_lines and cur.s.start - prev.s.end == 1)):
                 block += 1
             cur.block = block
+
+    def _headings(self) -> set[int]:
+        """The sentences that are section headings: a line marked as one ("## BERT"), or a short line of one
+        sentence, a block of its own, that ends in no sentence punctuation (an HTML <h2> once the page is
+        text).  The first line is the headline, not a section's heading."""
+        h = self.rules.headings
+        out = set()
+        for st in self._in_order()[1:]:
+            text = st.s.text.strip()
+            if not text or text.startswith(h.not_markers) or st.s.text.lstrip().startswith(self.rules.list_markers):
+                continue
+            if h.markers and text.startswith(h.markers):
+                out.add(st.s.index)
+                continue
+            if len(self._by_block[st.block]) != 1 or len(text) > h.max_chars:
+                continue
+            end = text
+            while end and end.endswith(h.closers):
+                end = end[:-1].rstrip()
+            if end and not end.endswith(h.sentence_ends):
+                out.add(st.s.index)
+        return out
 
     def add_count_systems(self, claims: Sequence[Claim]) -> None:
         """A count of chips that only one machine of the claim's round had is a mention of that machine
@@ -485,6 +520,8 @@ class _Article:
                     pick = (own[0].id, 0)
             if pick is None and t in self.rules.carry_types:
                 pick = self._carry(st, t)
+            if pick is None and t in self.rules.topic_types and self._topical(claim, rule):
+                pick = self._topic(st, t)
             if pick is not None:
                 chosen[t] = pick
         self._adjust(st, claim, clause, ok, chosen)
@@ -499,7 +536,7 @@ class _Article:
             if org:
                 chosen["org"] = (org, INFERRED)
         if "round" not in ignore and "round" not in chosen:
-            chosen["round"] = (self.round, 4)
+            chosen["round"] = (self.round, ARTICLE)
         levels: dict[str, int] = {}
         values = infer.implied(self.kb, chosen, levels)
         described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
@@ -798,6 +835,79 @@ class _Article:
                 m = cands[0]
                 return (AMBIGUOUS if prev.list_size.get(id(m), 1) > 1 else m.id), 2 if back == 0 else 3
         return None
+
+    def _topical(self, claim: Claim, rule: MetricRule | None) -> bool:
+        """Whether the claim's metric is one a story's topic frames (linking.yaml `topic`): a training time
+        or speedup, not a span of months or a chip's spec."""
+        if frames.metric_name(rule, claim) not in self.rules.topic_metrics:
+            return False
+        return not (claim.kind == "duration" and isinstance(claim.value, (int, float))
+                    and claim.value > self.rules.topic_max_seconds)
+
+    def _topic(self, st: _Sent, t: str) -> tuple[str | None, int] | None:
+        """What the story or section is about, for a claim whose paragraph names no `t` (linking.yaml `topic`):
+        the one the nearest earlier paragraph of its section names alone (a list's other items skipped: they
+        stand side by side; its lead-in frames them all), else the one its section's heading names alone,
+        else the one the headline names alone.  A paragraph that names several takes the heading's or
+        headline's only when that is one of them; a heading or headline naming several gives none; the
+        claim's own paragraph, naming some elsewhere, only the one it names.  Found at the article's level
+        (ARTICLE): the reconcile stage never calls a contradiction on it."""
+        if t not in self._topics:
+            self._topics[t] = self._block_topics(t)  # one pass over the article, not one per claim
+        return self._topics[t].get(st.block)
+
+    def _block_topics(self, t: str) -> dict[int, tuple[str | None, int] | None]:
+        """`_topic` for every block, in one pass in document order."""
+        blocks = sorted(self._by_block)
+        if not blocks:
+            return {}
+        headline = self._single(self._named_in(blocks[0], t))
+        headline_names = bool(self._named_in(blocks[0], t))
+        out: dict[int, tuple[str | None, int] | None] = {}
+        heading: set[str] = set()
+        near: set[str] = set()  # what the nearest earlier block of the section that names any names
+        before_list: set[str] = set()  # the same, as it was before the current run of list items
+        in_list = False
+        for b in blocks[1:]:
+            item = self._is_item(b)
+            if item and not in_list:
+                before_list = near
+            in_list = item
+            found = self._topic_of(near if not item else before_list, heading, headline, headline_names)
+            own = self._named_in(b, t)
+            # its paragraph names some (after the claim, or for other claims): the topic only when that is all
+            out[b] = None if own and (found is None or own != {found[0]}) else found
+            if any(x.s.index in self.headings for x in self._by_block[b]):
+                heading, near = own, set()  # a new section: what came before is another section's
+            elif own:
+                near = own
+        return out
+
+    @staticmethod
+    def _topic_of(near: set[str], heading: set[str], headline: str | None, headline_names: bool
+                  ) -> tuple[str | None, int] | None:
+        if len(near) == 1:
+            return next(iter(near)), ARTICLE
+        # the section's heading, else (naming none) the headline: one named alone
+        topic = _Article._single(heading) if heading else (headline if headline_names else None)
+        if topic is None or (near and topic not in near):
+            return None
+        return topic, ARTICLE
+
+    @staticmethod
+    def _single(ids: set[str]) -> str | None:
+        return next(iter(ids)) if len(ids) == 1 else None
+
+    def _named_in(self, block: int, t: str) -> set[str]:
+        """The ids of type `t` that a block's sentences name."""
+        return {m.id for x in self._by_block.get(block, ()) for m in x.mentions
+                if m.type == t and m.id and m.id != AMBIGUOUS and m.how != "date"
+                and m.confidence >= self.rules.min_confidence}
+
+    def _is_item(self, block: int) -> bool:
+        """Whether a block is a list item (its first line starts with a list marker)."""
+        first = self._by_block.get(block) or []
+        return bool(first) and first[0].s.text.lstrip().startswith(self.rules.list_markers)
 
 
 def article_round(kb: KnowledgeBase, meta: dict[str, Any], doc: str, named: Sequence[str]) -> tuple[str | None, bool]:

@@ -33,13 +33,15 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
             "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively",
             "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
-            "list_heads", "ago", "orgless", "debut_round"}
+            "list_heads", "ago", "orgless", "debut_round", "topic", "headings"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
 COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
 RELATIVE_WHICH = {"previous", "current"}
+TOPIC_KEYS = {"types", "metrics", "max_seconds"}
+HEADING_KEYS = {"markers", "sentence_ends", "closers", "not_markers", "max_chars"}
 LANGS = LANGUAGES
 
 
@@ -79,6 +81,11 @@ class Linking:
     count_accelerator: frozenset[str]
     count_window: int
     carry_types: tuple[str, ...]
+    # what a story or section is about, for claims of topic_metrics whose paragraph names none of topic_types
+    topic_types: tuple[str, ...]
+    topic_metrics: frozenset[str]
+    topic_max_seconds: float  # a longer span of time is no training time: it takes no topic
+    headings: Headings
     orgless: frozenset[str]  # what a count counts when it is about no one org (companies, countries...)
     cues: dict[str, frozenset[str]]  # phrase (as written) -> cue keys
     paired: dict[str, frozenset[str]]  # lowercased opener -> lowercased closers
@@ -88,6 +95,38 @@ class Linking:
     metrics: tuple[MetricRule, ...]
     ner_labels: dict[str, str]
     ner_min_score: float
+
+
+@dataclass(frozen=True)
+class Headings:
+    """How a section heading looks once an article is text (linking.yaml `headings`)."""
+
+    markers: tuple[str, ...] = ()  # a line starting with one is a heading ("## BERT")
+    sentence_ends: tuple[str, ...] = ()  # a line ending in none of these (closers aside) may be a heading
+    closers: tuple[str, ...] = ()  # closing quotes, brackets and emphasis set aside at the end of a line
+    not_markers: tuple[str, ...] = ()  # a line starting with one is never a heading (a table row)
+    max_chars: int = 0  # an unmarked heading is no longer than this
+
+
+def _headings(path: Path, section: Any) -> Headings:
+    parts = _check(path, section, HEADING_KEYS, "headings")
+    return Headings(markers=_strs(path, parts.get("markers"), "headings.markers"),
+                    sentence_ends=_strs(path, parts.get("sentence_ends"), "headings.sentence_ends"),
+                    closers=_strs(path, parts.get("closers"), "headings.closers"),
+                    not_markers=_strs(path, parts.get("not_markers"), "headings.not_markers"),
+                    max_chars=int(parts.get("max_chars", 0)))
+
+
+def _topic(path: Path, section: Any, kb_types: tuple[str, ...], metrics: list[MetricRule]
+           ) -> tuple[tuple[str, ...], frozenset[str], float]:
+    parts = _check(path, section, TOPIC_KEYS, "topic")
+    names = _strs(path, parts.get("metrics"), "topic.metrics")
+    known = {m.metric for m in metrics}
+    for name in names:
+        if name not in known:
+            raise DataFileError(path, f"unknown metric {name!r} (not one of the file's metric rules)", "topic.metrics")
+    return (_types(path, parts.get("types"), "topic.types", kb_types), frozenset(names),
+            float(parts.get("max_seconds", 0)))
 
 
 def _strs(path: Path, value: Any, key: str) -> tuple[str, ...]:
@@ -223,6 +262,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         if len(pair) != 2:
             raise DataFileError(path, "a bracket pair is two characters, opening and closing", "brackets")
         brackets.append((pair[0], pair[1]))
+    topic_types, topic_metrics, topic_max_seconds = _topic(path, data.get("topic"), kb_types, metrics)
     ner = data.get("ner") or {}
     labels = ner.get("labels") or {}
     return Linking(
@@ -251,6 +291,10 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
         count_window=int(data.get("count_window", 14)),
         carry_types=_types(path, data.get("carry_types"), "carry_types", kb_types),
+        topic_types=topic_types,
+        topic_metrics=topic_metrics,
+        topic_max_seconds=topic_max_seconds,
+        headings=_headings(path, data.get("headings")),
         orgless=frozenset(_strs(path, data.get("orgless"), "orgless")),
         cues={k: frozenset(v) for k, v in cues.items()},
         paired=paired,
