@@ -175,3 +175,28 @@ def test_benchmarks_not_won_are_the_rest_of_the_suite(text, wording, verdict):
 def test_two_companies_on_one_chip_are_compared_in_one_round(text, wording, verdict):
     c = _claim(text, "2021-12-02", wording)
     assert (c.verdict, c.entities.org) == (verdict, "microsoft")
+
+
+# A count that disagrees with the machine its sentence names is the count's error, not the time's: the time is
+# checked at the machine's own size too (v1.1 IPU-POD256: 256 IPUs, ResNet-50 3.79 min).
+@pytest.mark.parametrize("text, count, time", [
+    ("Graphcore's IPU-POD256 trained ResNet-50 with 128 IPUs in 3.79 minutes.", "128 IPUs", "3.79 minutes"),
+    ("Graphcore 的 IPU-POD256 以 128 颗 IPU 训练 ResNet-50，成绩 3.79 分钟。", "128 颗", "3.79 分钟"),
+])
+def test_a_count_at_odds_with_the_named_machine_is_the_counts_error(text, count, time):
+    assert _claim(text, "2021-12-03", count).verdict == "contradicted"
+    assert _claim(text, "2021-12-03", time).verdict == "supported"
+
+
+# Each company's figure goes with the name written beside it: "Google's largest system had 4,096 TPU v4 chips
+# and NVIDIA's 4,216 A100s" (v2.0, stated); a tie "with Eos" names the other side, not the subject's system.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("In v2.0, Google's largest system had 4,096 TPU v4 chips and NVIDIA's 4,216 A100s.", "2022-07-01",
+     "4,096 TPU v4 chips", "supported"),
+    ("In v2.0, Google's largest system had 4,096 TPU v4 chips and NVIDIA's 4,216 A100s.", "2022-07-01",
+     "4,216 A100s", "supported"),
+    ("微软 Azure 以同样规模的云端系统参赛，在 GPT-3 上也跑出 3.92 分钟，与 Eos 不分轩轾。", "2023-11-10", "3.92 分钟",
+     "contradicted"),
+])
+def test_each_name_goes_with_its_own_figure(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict

@@ -57,7 +57,7 @@ from pipeline.records import (
 LINK_TYPES = (*ENTITY_TYPES, "category")
 SPECIFIC = ("alias", "cased", "context", "fuzzy", "ner")  # mentions that name an entity outright
 # Types whose names pair off with the figures of a sentence, each with the nearest one of its kind
-PAIRED_TYPES = ("benchmark", "system", "accelerator")
+PAIRED_TYPES = ("benchmark", "system", "accelerator", "org")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 Ner = Callable[[str], list[Mention]]
 
