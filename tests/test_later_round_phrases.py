@@ -200,3 +200,22 @@ def test_a_count_at_odds_with_the_named_machine_is_the_counts_error(text, count,
 ])
 def test_each_name_goes_with_its_own_figure(text, date, wording, verdict):
     assert _claim(text, date, wording).verdict == verdict
+
+
+# A chip generation named without its chip ("Blackwell Ultra GPUs") is checked against the results of any
+# chip of that generation (v5.1: NVIDIA's Llama 3.1 405B on GB300 ran on 512).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("NVIDIA trained Llama 3.1 405B on 5,120 Blackwell Ultra GPUs.", "5,120 Blackwell Ultra GPUs", "contradicted"),
+    ("NVIDIA trained Llama 3.1 405B on 512 Blackwell Ultra GPUs.", "512 Blackwell Ultra GPUs", "supported"),
+    ("英伟达在 Llama 3.1 405B 上用了 5120 块 Blackwell Ultra GPU。", "5120 块", "contradicted"),
+])
+def test_a_chip_generation_is_checked_against_its_chips(text, wording, verdict):
+    c = _claim(text, "2025-11-20", wording)
+    assert (c.verdict, c.entities.accelerator) == (verdict, "blackwell-ultra")
+
+
+# ... and says what its own clause counts only: the GPUs of the next clause may be another generation's.
+def test_a_chip_generation_stays_in_its_clause():
+    text = "NVIDIA trained Llama 3.1 405B on 5,120 Blackwell Ultra GPUs, and on 2,560 GPUs in 18.79 minutes."
+    c = _claim(text, "2025-11-20", "2,560 GPUs")
+    assert (c.verdict, c.official) == ("supported", 2560)

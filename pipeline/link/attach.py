@@ -404,6 +404,11 @@ class _Article:
         for earlier in reversed(self._mentions_before(m.start)):
             if earlier.type == m.type and earlier.id in ids:
                 return earlier.id
+        family = self.kb.get(m.type, m.family) if m.family else None
+        if family is not None and family.family and m.type == "accelerator":
+            # "5,120 Blackwell Ultra GPUs" with no chip of the generation named: the generation itself, whose
+            # results are those of any of its chips
+            return family.id
         return None
 
     @staticmethod
@@ -473,7 +478,7 @@ class _Article:
             inside = claim.start < m.start and m.end <= claim.end
             # a name as written, not a near spelling ("2 颗 CPU" is no GPU)
             near = inside or (len(gap) <= 2 and not gap.strip())
-            if m.type == "accelerator" and m.how in ("alias", "cased") and near:
+            if m.type == "accelerator" and m.how in ("alias", "cased", "generic") and near:
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
         return claim
 
@@ -779,6 +784,11 @@ class _Article:
             if not here:
                 continue
             if level == 1:
+                # a chip generation named without its chip ("Blackwell Ultra GPUs") says what its own clause
+                # counts; the GPUs of another clause may be another chip of another generation
+                here = [m for m in here if not (m.how == "generic" and self._generation(m))]
+                if not here:
+                    continue
                 # beyond the clause, what was written before the claim is its subject; what follows is
                 # more often an aside ("……的四倍（上代系统在上届竞赛中……）").  A round written after the
                 # claim's clause never beats the article's round.
@@ -802,6 +812,11 @@ class _Article:
                 return AMBIGUOUS, level
             return best.id, level
         return None
+
+    def _generation(self, m: Mention) -> bool:
+        """Whether a mention's id is a chip generation itself (its chip not named)."""
+        entry = self.kb.get(m.type, m.id)
+        return entry is not None and entry.generic
 
     def _opens_with_anaphor(self, st: _Sent, t: str, here: list[Mention], opening: bool = False) -> bool:
         """Whether an anaphor of type t ("the cloud", 该公司) comes before every name in `here` (and, with

@@ -193,6 +193,12 @@ class KnowledgeBase:
                 out.extend(self.members(etype, e.id) if e.generic else [e])
         return out
 
+    def generations(self, etype: str = "accelerator") -> dict[str, frozenset[str]]:
+        """Each family of a family (a chip generation: Hopper, Blackwell Ultra; not the root "GPU") -> its
+        members' ids, for asking the official tables about a generation its chip is not named in."""
+        return {e.id: frozenset(m.id for m in self.members(etype, e.id))
+                for e in self.entries.get(etype, {}).values() if e.generic and e.family}
+
     def round_id(self, value: Any) -> str | None:
         """A round given as an id or any alias ("training-v0.7", "v0.7", "第三批")."""
         if value is None:

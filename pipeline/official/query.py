@@ -107,6 +107,15 @@ class OfficialResults:
                 raise OfficialTableError(f"{folder}: statement id {st.id!r} given in two files")
             seen.add(st.id)
         self.statements: tuple[Statement, ...] = tuple(loaded)
+        # a chip generation's id -> its chips ("blackwell-ultra": b300, gb300): asking for the generation
+        # selects the results of any of them (set from the knowledge base by its user: `with_families`)
+        self.families: dict[str, frozenset[str]] = {}
+
+    def with_families(self, families: dict[str, frozenset[str]]) -> OfficialResults:
+        """These tables, answering for a chip generation with the results of its chips."""
+        self.families = dict(families)
+        self.__dict__.pop("_select_memo", None)
+        return self
 
     @staticmethod
     def _load(path: Path) -> list[dict[str, str]]:
@@ -174,7 +183,8 @@ class OfficialResults:
             if who is not None and who.lower() not in (r.org, r.submitter.lower()) and (
                     who.lower() not in _partners(r.submitter)):
                 continue
-            if accelerator is not None and r.accelerator != accelerator:
+            if accelerator is not None and r.accelerator != accelerator and (
+                    r.accelerator not in self.families.get(accelerator, ())):
                 continue
             if chip_count is not None and r.accelerator_count != chip_count:
                 continue

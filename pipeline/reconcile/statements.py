@@ -23,10 +23,16 @@ def _related_orgs(ctx: ArticleContext, org: str | None) -> set[str]:
     """The org, the company that owns it and the companies it owns (the KB's `parent`)."""
     if not org:
         return set()
-    entry = ctx.kb.get("org", org)
-    out = {org} | ({str(entry.attr("parent"))} if entry is not None and entry.attr("parent") else set())
-    out |= {o.id for o in ctx.kb.entries.get("org", {}).values() if o.attr("parent") == org}
-    return out
+    related = ctx.kb.cache.get("related_orgs")
+    if related is None:  # once per knowledge base
+        related = {}
+        for o in ctx.kb.entries.get("org", {}).values():
+            parent = o.attr("parent")
+            if parent:
+                related.setdefault(o.id, set()).add(str(parent))
+                related.setdefault(str(parent), set()).add(o.id)
+        ctx.kb.cache["related_orgs"] = related
+    return {org} | related.get(org, set())
 
 
 def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
