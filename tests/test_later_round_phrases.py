@@ -219,3 +219,31 @@ def test_a_chip_generation_stays_in_its_clause():
     text = "NVIDIA trained Llama 3.1 405B on 5,120 Blackwell Ultra GPUs, and on 2,560 GPUs in 18.79 minutes."
     c = _claim(text, "2025-11-20", "2,560 GPUs")
     assert (c.verdict, c.official) == ("supported", 2560)
+
+
+# "improved on H100 by up to 47%", "beat the H200 by 8%": a percent after "by", with a rise verb before it,
+# is a percent of change; the chip that beat is the subject, the one beaten the baseline.
+@pytest.mark.parametrize("text, date, wording, subject, baseline", [
+    ("The company said the H200 improved on H100 by up to 47%.", "2024-06-13", "up to 47%", "h200", "h100"),
+    ("AMD also says the MI325X beat NVIDIA's H200 platform by up to 8%.", "2025-06-06", "up to 8%", "mi325x", "h200"),
+    ("AMD says its MI325X outperformed the H200 by 8% on LoRA.", "2025-06-06", "8%", "mi325x", "h200"),
+])
+def test_a_rise_by_a_percent_is_a_change(text, date, wording, subject, baseline):
+    c = _claim(text, date, wording)
+    assert (c.ratio_reading, c.metric, c.entities.accelerator) == ("increase_by", "speedup", subject)
+    assert c.compared_to["baseline"]["accelerator"] == baseline
+
+
+@pytest.mark.parametrize("text", ["NVIDIA cut the training time by 30%.", "The share rose to 40% by 2024."])
+def test_a_percent_without_a_rise_by_is_no_change(text):
+    assert all(c.ratio_reading is None for c in check_text(text, date="2024-06-13") if c.kind == "percent")
+
+
+# Two chips compared at a scale the words do not give: their companies' best times may bear the figure out,
+# never refute it (per chip and at one size are readings too).
+@pytest.mark.parametrize("text, date, wording", [
+    ("AMD says the MI325X beat the H200 by 20% on LoRA.", "2025-06-06", "20%"),
+    ("Google's TPU v4 beat the A100 on BERT by 1.5x.", "2021-07-01", "1.5x"),
+])
+def test_two_chips_at_an_unsaid_scale_are_not_refuted(text, date, wording):
+    assert _claim(text, date, wording).verdict != "contradicted"

@@ -579,6 +579,11 @@ class SentenceExtractor:
         elif q.kind == "percent" and q.factor == 1:
             # 提高了 50%, 快了 30%: a percentage after a change verb is an increase-by ratio
             rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin, ("increase_by", "ambiguous"))
+            rise = None if rb is not None else self._rise_by(reading_floor)
+            if rise is not None:
+                low, high = interval(num, q, value, bound, kind, self.settings)
+                return self._claim(start, end, "percent", value, "%", None, of_total, bound, low, high,
+                                   "increase_by", rise, bound_cue)
             if rb is not None:
                 outer = None if before else self._bound_before(rb.start, q)
                 if outer is not None:  # 最多提升了 80%: the bound before the verb
@@ -627,6 +632,26 @@ class SentenceExtractor:
                         if text.startswith(form, pos) and not form.isascii() and (
                                 not bounds or (pos in bounds and pos + len(form) in bounds)):
                             return _Cue(kind, form, pos)
+        return None
+
+    def _rise_by(self, pos: int) -> str | None:
+        """The rise verb of "improved on H100 by up to 47%": `by` right before the number (its bound passed)
+        and a rise verb earlier in the clause; None otherwise."""
+        forms = self.lang.rise_by
+        if not forms.get("by") or not forms.get("verbs"):
+            return None
+        by = _cue_before(self.text, pos, self.sent.start, {"by": forms["by"]}, self.latin, ("by",))
+        if by is None:
+            return None
+        q = by.start
+        while q > self.sent.start and self.text[q - 1] not in CLAUSE_STOP:
+            q -= 1
+        clause = self.text[q:by.start].lower() if self.latin else self.text[q:by.start]
+        for verb in forms["verbs"]:
+            at = clause.find(verb.lower() if self.latin else verb)
+            if at >= 0 and not (self.latin and at > 0 and clause[at - 1].isalnum()) and not (
+                    self.latin and at + len(verb) < len(clause) and clause[at + len(verb)].isalnum()):
+                return verb
         return None
 
     def _clause_reading(self, pos: int) -> tuple[str, str] | None:

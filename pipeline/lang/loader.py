@@ -37,7 +37,7 @@ SCHEMA: dict[str, set[str] | None] = {
     },
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
-    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit",
+    "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit", "rise_by",
               "occurrence_markers", "possessive", "cue_window"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
@@ -108,6 +108,9 @@ class Language:
     magnitude_words: tuple[str, ...]
     reading_before: dict[str, tuple[str, ...]]
     reading_clause: dict[str, tuple[str, ...]]
+    # "improved on H100 by up to 47%": a percent after one of `by` is an increase when a rise verb comes
+    # before it in its clause ({"by": (...), "verbs": (...)})
+    rise_by: dict[str, tuple[str, ...]]
     reading_after: dict[str, tuple[str, ...]]
     percent_increase: tuple[str, ...]
     implicit_ratios: dict[str, float]
@@ -306,6 +309,7 @@ def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         magnitude_words=_longest_first(ratio.get("magnitude") or []),
         reading_before=_reading_map(path, ratio.get("before"), "ratio.before"),
         reading_clause=_reading_map(path, ratio.get("clause"), "ratio.clause"),
+        rise_by={k: _longest_first(v or []) for k, v in (ratio.get("rise_by") or {}).items()},
         reading_after=_reading_map(path, ratio.get("after"), "ratio.after"),
         percent_increase=_longest_first(ratio.get("percent_increase") or []),
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},

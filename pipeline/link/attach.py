@@ -477,7 +477,7 @@ class _Article:
             gap = text[claim.end - st.s.start:m.start - st.s.start] if m.start >= claim.end else ""
             inside = claim.start < m.start and m.end <= claim.end
             # a name as written, not a near spelling ("2 颗 CPU" is no GPU)
-            near = inside or (len(gap) <= 2 and not gap.strip())
+            near = inside or (m.start >= claim.end and len(gap) <= 2 and not gap.strip())
             if m.type == "accelerator" and m.how in ("alias", "cased", "generic") and near:
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
         return claim
