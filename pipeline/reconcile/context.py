@@ -481,7 +481,8 @@ def fastest_time(ctx: ArticleContext, org: str | None, acc: str | None, bench: s
     best: tuple[float, str] | None = None
     # the closed division's results, where the company has any: an open-division entry trains another model
     # (Google's 480-billion-parameter BERT-like run of v1.1) and is no time of the benchmark
-    rows = ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd, chip_count=chips, division="closed")
+    rows = ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd, chip_count=chips,
+                               division="closed")
     if org and not any(r.seconds is not None for r in rows):
         rows = ctx.official.select(who=org, accelerator=acc, benchmark=bench, round=rnd, chip_count=chips)
     for r in rows:
