@@ -247,3 +247,15 @@ def test_a_percent_without_a_rise_by_is_no_change(text):
 ])
 def test_two_chips_at_an_unsaid_scale_are_not_refuted(text, date, wording):
     assert _claim(text, date, wording).verdict != "contradicted"
+
+
+# A vendor's statement about one chip of a generation holds for the generation named ("Hopper" for a
+# statement on the H100; v4.1: NVIDIA, 2.2x Hopper per GPU on LoRA; Hopper's own 1.3x on GPT-3).
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("NVIDIA says Blackwell delivered up to 2.6x Hopper's per-GPU performance, on Stable Diffusion.", "2025-06-06",
+     "up to 2.6x", "supported"),
+    ("英伟达表示，在 LoRA 微调上，单GPU性能比Hopper提高了2.2倍。", "2024-11-14", "提高了2.2倍", "ambiguous"),
+    ("Hopper自身的单卡大模型预训练性能也比上一轮提升到1.3倍。", "2024-11-14", "1.3倍", "supported"),
+])
+def test_a_statement_on_a_chip_holds_for_its_generation(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict

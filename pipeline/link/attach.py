@@ -559,7 +559,14 @@ class _Article:
         compared = (infer.compared(self.kb, [r for r in st.regions if r.owner == claim.start], st.mentions, st.cues,
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
         support = self._support(st, claim, region, ok, values, levels, ignore)
-        return evolve(claim, entities=ents, metric=frames.metric_name(rule, claim), compared_to=compared,
+        metric = frames.metric_name(rule, claim)
+        if (metric == claim.kind and self.rules.two_chips and compared and (rule is None or not rule.cues)
+                and "compute" not in st.kinds.values()  # "312 teraflops, about 13% more than a TPU v4": specs
+                and (compared.get("subject") or {}).get("accelerator")
+                and (compared.get("baseline") or {}).get("accelerator") not in (
+                    None, (compared.get("subject") or {}).get("accelerator"))):
+            metric = self.rules.two_chips  # "H100 averaged 2.6 times the A100"
+        return evolve(claim, entities=ents, metric=metric, compared_to=compared,
                       support={**(claim.support or {}), **support})
 
     def _table_header(self, st: _Sent, claim: Claim, chosen: dict[str, tuple[str | None, int]]) -> None:

@@ -35,6 +35,18 @@ def _related_orgs(ctx: ArticleContext, org: str | None) -> set[str]:
     return {org} | related.get(org, set())
 
 
+def _same_chip(ctx: ArticleContext, acc: str, accs: tuple[str, ...]) -> bool:
+    """Whether a statement about `accs` is about the chip `acc`: one of them, or of its generation ("Hopper"
+    for a statement on the H100, "GB200" for one on Blackwell's B200)."""
+    if acc in accs:
+        return True
+    gens = ctx.kb.cache.get("generations")
+    if gens is None:
+        gens = ctx.kb.cache["generations"] = ctx.kb.generations()
+    kin = set(gens.get(acc, ())) | {m for members in gens.values() if acc in members for m in members}
+    return bool(kin & set(accs))
+
+
 def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[str, ...],
                    scale: str | None = None, require: dict[str, str] | None = None) -> Fact | None:
     """The `metric` statement that shares the most of the claim's `keys` entities and contradicts none (at
@@ -271,9 +283,9 @@ def stated_ratios(claim: Claim, ctx: ArticleContext) -> list:
         if bool(e.org or e.accelerator) != bool(orgs or accs):
             continue
         if e.org and orgs and not (_related_orgs(ctx, e.org) & set(orgs)) or (
-                e.accelerator and accs and e.accelerator not in accs):
+                e.accelerator and accs and not _same_chip(ctx, e.accelerator, accs)):
             continue
-        if base.get("accelerator") and base["accelerator"] not in accs:
+        if base.get("accelerator") and not _same_chip(ctx, base["accelerator"], accs):
             continue
         if base.get("org") and base["org"] not in orgs and base.get("org") != e.org:
             continue
