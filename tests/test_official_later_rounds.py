@@ -256,3 +256,25 @@ def test_a_partial_rebuild_gives_the_shipped_rows(mlperf: Path):
     assert len(shipped) == len(build.table) == 2
     assert build.table["minutes"].to_numpy() == pytest.approx(shipped["minutes"].to_numpy())
     assert build.table["note"].tolist() == shipped["note"].tolist()
+
+
+# A framework that implements some benchmarks only (HugeCTR the recommenders, DGL the GNN) is not what the
+# other benchmarks of a system description listing it with others ran on.
+@pytest.mark.parametrize("framework, raw, benchmark, expected", [
+    ("hugectr", "Tensorflow, MxNet, pytorch, hugectr", "bert", "pytorch;mxnet;tensorflow"),
+    ("hugectr", "Tensorflow, MxNet, pytorch, hugectr", "dlrm_dcnv2", "hugectr"),
+    ("pytorch;dgl", "NVIDIA Release 24.09 pytorch, dgl", "llama2_70b_lora", "pytorch"),
+    ("pytorch;dgl", "NVIDIA Release 24.09 pytorch, dgl", "rgat", "pytorch;dgl"),
+    ("hugectr", "HugeCTR", "bert", None),
+])
+def test_a_framework_of_some_benchmarks_only(framework, raw, benchmark, expected):
+    from pipeline.official.canon import canon
+
+    assert canon().framework_for(framework, raw, benchmark) == expected
+
+
+def test_no_shipped_record_names_a_framework_that_does_not_run_its_benchmark(table: pd.DataFrame):
+    frameworks = table["framework"].fillna("").str.split(";")
+    wrong = table[[("hugectr" in f and b not in ("dlrm", "dlrm_dcnv2")) or ("dgl" in f and b != "rgat")
+                   for f, b in zip(frameworks, table["benchmark"], strict=True)]]
+    assert wrong.empty, wrong["record_id"].head().tolist()

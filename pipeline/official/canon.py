@@ -55,6 +55,8 @@ class Pattern:
     regex: re.Pattern[str]
     cores_per_chip: int = 1
     exclusive: bool = False
+    # a framework that implements only these benchmarks (HugeCTR: the recommenders): () for any
+    benchmarks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,22 @@ class Canon:
                 return p.id.format(**{k: v.lower() for k, v in m.groupdict().items() if v})
         return None
 
+    def framework_for(self, framework: str | None, framework_raw: str, benchmark: str) -> str | None:
+        """A record's framework(s): a system's, less one that implements no such benchmark (a description
+        listing "Tensorflow, MxNet, pytorch, hugectr" ran BERT on one of the first three, not on HugeCTR)."""
+        if not framework:
+            return framework
+        only = {p.id: p.benchmarks for p in self.frameworks if p.benchmarks}
+        ids = framework.split(";")
+        if not any(i in only and benchmark not in only[i] for i in ids):
+            return framework
+
+        def fits(i: str) -> bool:
+            return not (i in only and benchmark not in only[i])
+
+        kept = [i for i in ids if fits(i)] or [i for i in self.frameworks_of(framework_raw, every=True) if fits(i)]
+        return ";".join(kept) or None
+
     def frameworks_of(self, text: str, every: bool = False) -> tuple[str, ...]:
         """The framework ids a text names, in canon.yaml's order; an exclusive pattern that matches is the only
         one (unless `every`: then all that match)."""
@@ -176,7 +194,7 @@ def _compile(path: Path, key: str, items: Any) -> tuple[Pattern, ...]:
         where = f"{key}[{i}]"
         if not isinstance(item, dict) or not {"id", "pattern"} <= set(item):
             raise DataFileError(path, "each entry needs id and pattern", where)
-        unknown = set(item) - {"id", "pattern", "cores_per_chip", "exclusive"}
+        unknown = set(item) - {"id", "pattern", "cores_per_chip", "exclusive", "benchmarks"}
         if unknown:
             raise DataFileError(path, f"unknown keys {sorted(unknown)}", where)
         try:
@@ -184,7 +202,8 @@ def _compile(path: Path, key: str, items: Any) -> tuple[Pattern, ...]:
         except re.error as exc:
             raise DataFileError(path, f"broken pattern: {exc}", where) from exc
         out.append(
-            Pattern(str(item["id"]), regex, int(item.get("cores_per_chip", 1)), bool(item.get("exclusive", False)))
+            Pattern(str(item["id"]), regex, int(item.get("cores_per_chip", 1)), bool(item.get("exclusive", False)),
+                    tuple(str(b) for b in item.get("benchmarks") or ()))
         )
     return tuple(out)
 

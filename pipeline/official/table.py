@@ -157,7 +157,7 @@ def score_folder(
         "accelerator_model": system.accelerator_model,
         "accelerator_count": system.accelerator_count,
         "host_count": system.host_count,
-        "framework": system.framework,
+        "framework": canon().framework_for(system.framework, system.framework_raw, benchmark),
         "framework_raw": system.framework_raw,
         "benchmark": benchmark,
         "minutes": score.minutes,
