@@ -115,6 +115,13 @@ class EntityType(StrEnum):
 # The closed choices as plain tuples of their values, for membership tests and ordered iteration (a StrEnum
 # member is its string, so "count" in KINDS and Kind.COUNT in KINDS both hold).
 KINDS = tuple(k.value for k in Kind)
+# four weeks or more is never an MLPerf training time: a span between two events
+SPAN_SECONDS = 28 * 86_400
+
+
+def is_span(claim: Claim) -> bool:
+    """Whether a duration is too long to be a training time ("five years", 半年)."""
+    return claim.kind == "duration" and isinstance(claim.value, (int, float)) and float(claim.value) >= SPAN_SECONDS
 BOUNDS = tuple(b.value for b in Bound)
 READINGS = tuple(r.value for r in Reading)
 VERDICTS = tuple(v.value for v in Verdict)

@@ -259,3 +259,18 @@ def test_two_chips_at_an_unsaid_scale_are_not_refuted(text, date, wording):
 ])
 def test_a_statement_on_a_chip_holds_for_its_generation(text, date, wording, verdict):
     assert _claim(text, date, wording).verdict == verdict
+
+
+# A span tied to a chip's debut runs from its first MLPerf results to the article's round (A100: v0.7
+# 2020-07-29 to v2.1 2022-11-09, 2.3 years); one tied to a benchmark's service, from its first round to the
+# round that replaced it (GPT-3: v3.0 to v5.0, 1.9 years) or, still in the suite, to this one.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("NVIDIA says A100 results improved through software since the chip's debut two and a half years ago.",
+     "2022-11-14", "two and a half years", "supported"),
+    ("自 A100 首次亮相以来的两年多里，英伟达不断改进软件。", "2022-11-14", "两年多", "supported"),
+    ("本轮以新的 405B 模型取代服役两年的 GPT-3。", "2025-06-05", "两年", "supported"),
+    ("ResNet-50 has served for five years in the suite.", "2023-06-28", "five years", "supported"),
+    ("BERT retired after three years in the suite.", "2025-11-18", "three years", "contradicted"),
+])
+def test_a_span_since_a_debut_or_in_service(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict

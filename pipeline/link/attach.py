@@ -50,6 +50,7 @@ from pipeline.records import (
     Sentence,
     evolve,
     is_percent_change,
+    is_span,
     percent_as_ratio,
     ratio_as_percent,
 )
@@ -560,6 +561,8 @@ class _Article:
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
         support = self._support(st, claim, region, ok, values, levels, ignore)
         metric = frames.metric_name(rule, claim)
+        if is_span(claim):
+            metric = claim.kind  # "five years", 服役两年: a span between events, whatever its words, no training time
         if (metric == claim.kind and self.rules.two_chips and compared and (rule is None or not rule.cues)
                 and "compute" not in st.kinds.values()  # "312 teraflops, about 13% more than a TPU v4": specs
                 and (compared.get("subject") or {}).get("accelerator")

@@ -178,6 +178,12 @@ class KnowledgeBase:
                 return a
         return None
 
+    def last_round(self, benchmark: str) -> str | None:
+        """The latest round whose suite holds the benchmark (BERT: v5.0)."""
+        entry = self.get("benchmark", benchmark)
+        rounds = set(entry.attrs.get("rounds") or ()) if entry is not None else set()
+        return next((r.id for r in reversed(self.rounds) if r.id in rounds), None)
+
     def first_round(self, benchmark: str) -> str | None:
         """The earliest round whose suite holds the benchmark (GPT-3: v3.0)."""
         entry = self.get("benchmark", benchmark)

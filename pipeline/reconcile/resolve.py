@@ -36,7 +36,7 @@ from pipeline.reconcile.statements import (
 )
 from pipeline.reconcile.times import elapsed, fastest_result, train_time
 from pipeline.reconcile.verdicts import Fact
-from pipeline.records import Claim
+from pipeline.records import Claim, is_span
 
 RESOLVERS: dict[str, Callable[[Claim, ArticleContext], Fact | None]] = {
     "run_count": run_count,
@@ -82,7 +82,7 @@ def resolve(claim: Claim, ctx: ArticleContext) -> Fact | None:
     that no resolver answers is read as the time between two events."""
     if (claim.metric or "").startswith(STATED):
         return stated(claim, ctx)
-    if claim.kind == "duration" and isinstance(claim.value, (int, float)) and float(claim.value) >= 28 * 86400:
+    if is_span(claim):
         # months and years are never MLPerf training times ("three months ago NVIDIA set a GPT-3 record"):
         # the time between two events
         return elapsed(claim, ctx)

@@ -207,6 +207,37 @@ def _all_within(claim: Claim, ctx: ArticleContext, benches: tuple[str, ...], rnd
 
 
 # -- time between events -------------------------------------------------------------------------
+def _debut_or_tenure(claim: Claim, ctx: ArticleContext, rnd: str
+                     ) -> tuple[tuple[dt.date, dt.date], tuple[dt.date, dt.date], str, tuple[str, ...], str] | None:
+    """(start, end, label, evidence, end round) of a span its words tie to a chip's debut ("since the chip's
+    debut two and a half years ago": its first round with results, to this round) or to a benchmark's time in
+    the suite ("服役两年的 GPT-3", "告别 BERT … 五年": its first round to its last, this one at the latest)."""
+    def date_of(rid: str | None) -> tuple[dt.date, dt.date] | None:
+        entry = ctx.kb.get("round", rid) if rid else None
+        return _date_range(str(entry.attr("date"))) if entry is not None and entry.attr("date") else None
+
+    acc, bench = claim.entities.accelerator, claim.entities.benchmark
+    if acc and has_cue(ctx, claim, "debut", clause=True):
+        seen = {r.round for r in ctx.official.select(accelerator=acc)}
+        first = next((r.id for r in ctx.kb.rounds if r.id in seen), None)
+        start, end = date_of(first), date_of(rnd)
+        if first and start and end and first != rnd:
+            return start, end, f"from {ctx.name('accelerator', acc)}'s first MLPerf results ({first})", (first,), rnd
+    if bench and has_cue(ctx, claim, "tenure"):
+        first, last = ctx.kb.first_round(bench), ctx.kb.last_round(bench)
+        order = [r.id for r in ctx.kb.rounds]
+        if last and rnd in order and last in order:
+            # served until the round that replaced it ("服役两年的 GPT-3": v3.0 to v5.0), or, still in the
+            # suite, until this one
+            after = order.index(last) + 1
+            last = order[after] if after < len(order) and after <= order.index(rnd) else rnd
+        start, end = date_of(first), date_of(last)
+        if first and last and start and end and first != last:
+            return (start, end, f"from {ctx.name('benchmark', bench)}'s first round ({first})", (first, last),
+                    last)
+    return None
+
+
 def _locates(claim: Claim, ctx: ArticleContext) -> bool:
     """"six months earlier", "半年前": a span that points back to a round (the linker took the round from
     these words) rather than one measured between two events."""
@@ -287,7 +318,11 @@ def elapsed(claim: Claim, ctx: ArticleContext) -> Fact | None:
             label = f"from the {round_name(ctx.kb, claim.entities.round)} results ({other.attr('date')})"
             evidence = (claim.entities.round,)
     if start is None:
-        return None
+        spanned = _debut_or_tenure(claim, ctx, rnd)
+        if spanned is None:
+            return None
+        start, end, label, evidence, rnd = spanned
+        entry = ctx.kb.get("round", rnd) or entry
     lo = (end[0] - start[1]).days * 86400.0
     hi = (end[1] - start[0]).days * 86400.0
     if hi <= 0:
