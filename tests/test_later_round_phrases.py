@@ -274,3 +274,15 @@ def test_a_statement_on_a_chip_holds_for_its_generation(text, date, wording, ver
 ])
 def test_a_span_since_a_debut_or_in_service(text, date, wording, verdict):
     assert _claim(text, date, wording).verdict == verdict
+
+
+# A span that dates the baseline ("its record of a year earlier") is no time to divide by.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("NVIDIA's 11,616 H100 GPUs trained GPT-3 in 3.44 minutes, more than three times faster than its record of "
+     "a year earlier.", "more than three times", "supported"),
+    ("NVIDIA's 11,616 H100 GPUs trained GPT-3 in 3.44 minutes, ten times faster than its record of a year earlier.",
+     "ten times", "contradicted"),
+])
+def test_a_span_is_no_time_of_a_ratio(text, wording, verdict):
+    c = _claim(text, "2024-06-13", wording)
+    assert c.verdict == verdict and c.official < 10

@@ -17,7 +17,7 @@ from pipeline.reconcile.context import (
     nearest_cue,
 )
 from pipeline.reconcile.verdicts import Fact, judge
-from pipeline.records import Claim, evolve
+from pipeline.records import Claim, evolve, is_span
 
 
 def _figure(c: Claim) -> float:
@@ -39,7 +39,7 @@ LOOK_BACK = 2  # sentences of the claim's paragraph before it that may give a ra
 def _measures(quantity: str | None, c: Claim) -> bool:
     if quantity == "size":
         return c.kind == "count" and c.metric in SIZE_METRICS
-    return c.kind == "duration"
+    return c.kind == "duration" and not is_span(c)  # "a year earlier" dates the baseline; it is no time
 
 
 def _ratio_quantity(claim: Claim, claims: list[Claim], ctx: Lookups) -> str | None:
