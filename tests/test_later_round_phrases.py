@@ -286,3 +286,14 @@ def test_a_span_since_a_debut_or_in_service(text, date, wording, verdict):
 def test_a_span_is_no_time_of_a_ratio(text, wording, verdict):
     c = _claim(text, "2024-06-13", wording)
     assert c.verdict == verdict and c.official < 10
+
+
+# A cue-less ratio of one machine against another, in a sentence that counts chips, compares their sizes
+# (v0.7: Google's 4,096-chip ML supercomputer, four times the 1,024-chip Cloud TPU v3 Pod of v0.6).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("谷歌新的超级计算机使用了 4096 块 TPU v3 芯片，是去年 TPU v3 Pod 的四倍。", "四倍", "supported"),
+    ("谷歌新的超级计算机使用了 4096 块 TPU v3 芯片，是去年 TPU v3 Pod 的八倍。", "八倍", "contradicted"),
+])
+def test_two_machines_in_a_sentence_that_counts_chips_compare_sizes(text, wording, verdict):
+    c = _claim(text, "2020-07-30", wording)
+    assert (c.metric, c.verdict) == ("system_size_ratio", verdict)

@@ -569,6 +569,11 @@ class _Article:
                 and (compared.get("baseline") or {}).get("accelerator") not in (
                     None, (compared.get("subject") or {}).get("accelerator"))):
             metric = self.rules.two_chips  # "H100 averaged 2.6 times the A100"
+        sides = [(compared or {}).get(k) or {} for k in ("subject", "baseline")]
+        if (metric == claim.kind and self.rules.two_systems and compared and (rule is None or not rule.cues)
+                and sides[1].get("system") and sides[0].get("system") != sides[1].get("system")
+                and any(k == "count" for k in st.kinds.values())):
+            metric = self.rules.two_systems  # "4096 块 TPU v3 芯片，是去年 TPU v3 Pod 的四倍"
         return evolve(claim, entities=ents, metric=metric, compared_to=compared,
                       support={**(claim.support or {}), **support})
 

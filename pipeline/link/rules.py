@@ -37,7 +37,8 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
-COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words", "two_chips"}
+COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words", "two_chips",
+                   "two_systems"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
 RELATIVE_WHICH = {"previous", "current"}
 TOPIC_KEYS = {"types", "metrics", "max_seconds"}
@@ -78,6 +79,7 @@ class Linking:
     debut_round: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     two_chips: str | None  # the metric of a ratio no cue word decided that sets one chip against another
+    two_systems: str | None  # ... one machine against another, in a sentence that counts chips
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
     count_window: int
@@ -288,6 +290,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         debut_round=_debut(path, data.get("debut_round")),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         two_chips=str(cmp_["two_chips"]) if cmp_.get("two_chips") else None,
+        two_systems=str(cmp_["two_systems"]) if cmp_.get("two_systems") else None,
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
