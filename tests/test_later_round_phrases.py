@@ -297,3 +297,14 @@ def test_a_span_is_no_time_of_a_ratio(text, wording, verdict):
 def test_two_machines_in_a_sentence_that_counts_chips_compare_sizes(text, wording, verdict):
     c = _claim(text, "2020-07-30", wording)
     assert (c.metric, c.verdict) == ("system_size_ratio", verdict)
+
+
+# "Won six of eight" names no scale: where a company counted its records at scale and per chip differently,
+# neither count refutes it (v1.0: NVIDIA, eight per chip; the results, with logs missing, leave it open).
+@pytest.mark.parametrize("text, wording", [
+    ("英伟达在八项测试中拿下六项，谷歌拿下四项。", "八项测试中拿下六项"),
+    ("NVIDIA won six of the eight tests.", "six of the eight tests"),
+])
+def test_a_win_count_of_no_scale_is_not_refuted_by_one_scales_count(text, wording):
+    c = _claim(text, "2021-07-01", wording)
+    assert (c.metric, c.verdict) == ("wins_count", "unverifiable")

@@ -116,6 +116,8 @@ def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
                 return Fact(total, total, total, tuple(s.source_url for s in parts),
                             f"{ctx.name('org', org)}'s records at scale and per chip", source="statement",
                             derivation=" + ".join(f"{s.number:g} ({s.id})" for s in parts))
+        if scale is None and len({s.number for s in same}) > 1:
+            return None  # "won six": at scale or per chip, the words do not say, and the counts differ
     return statement_fact(claim, ctx, "records_claimed", ("org", "round", "system", "accelerator"),
                           scale=scale)
 
