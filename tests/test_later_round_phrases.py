@@ -308,3 +308,15 @@ def test_two_machines_in_a_sentence_that_counts_chips_compare_sizes(text, wordin
 def test_a_win_count_of_no_scale_is_not_refuted_by_one_scales_count(text, wording):
     c = _claim(text, "2021-07-01", wording)
     assert (c.metric, c.verdict) == ("wins_count", "unverifiable")
+
+
+# "Up to 1.8x better performance per dollar" is a per-dollar figure however near "better" stands.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Google said Trillium delivered up to 1.8x better performance per dollar than TPU v5p.", "up to 1.8x",
+     "supported"),
+    ("Google claimed Trillium offers 3x faster price-performance than v5p.", "3x", "contradicted"),
+    ("谷歌称 Trillium 的性价比提升了 1.8 倍。", "提升了 1.8 倍", "ambiguous"),
+])
+def test_a_per_dollar_word_in_the_clause_decides_the_metric(text, wording, verdict):
+    c = _claim(text, "2024-11-14", wording)
+    assert (c.metric, c.verdict) == ("price_performance", verdict)

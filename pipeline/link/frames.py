@@ -198,21 +198,33 @@ def choose_metric(claim: Claim, cues: Sequence[Cue], clause: Span | None, rules:
     the number (in its clause, else in its sentence); a rule without cues is the fallback."""
     fits = [(i, r) for i, r in enumerate(rules.metrics)
             if r.kind == claim.kind and (not r.counted or claim.counted in r.counted)]
-    for scope in ([c for c in cues if clause and inside(c, clause)], list(cues)):
+    for level, scope in enumerate(([c for c in cues if clause and inside(c, clause)], list(cues))):
         best: tuple[int, int, MetricRule] | None = None
-        for i, r in fits:
-            if not r.cues:
-                continue
-            for c in scope:
-                if f"metric:{i}" in c.keys:
-                    dist = max(0, c.start - claim.end, claim.start - c.end)
-                    if best is None or (dist, i) < best[:2]:
-                        best = (dist, i, r)
+        # a qualifying rule's cue in the clause decides before any plain one
+        qualifying = [x for x in fits if x[1].qualifies] if level == 0 else []
+        for group in ([qualifying] if qualifying else []) + [fits]:
+            best = _nearest_rule(claim, scope, group)
+            if best is not None:
+                break
         if best is not None:
             return best[2]
     # rules with `counted` and no cues are exact fits; then the plain fallback of the kind
     return next((r for _, r in fits if not r.cues and r.counted), None) or next(
         (r for _, r in fits if not r.cues), None)
+
+
+def _nearest_rule(claim: Claim, scope: Sequence[Cue], fits: Sequence[tuple[int, MetricRule]]
+                  ) -> tuple[int, int, MetricRule] | None:
+    best: tuple[int, int, MetricRule] | None = None
+    for i, r in fits:
+        if not r.cues:
+            continue
+        for c in scope:
+            if f"metric:{i}" in c.keys:
+                dist = max(0, c.start - claim.end, claim.start - c.end)
+                if best is None or (dist, i) < best[:2]:
+                    best = (dist, i, r)
+    return best
 
 
 def refine_metric(rule: MetricRule | None, claim: Claim, linked: dict[str, str | None], rules: Linking

@@ -39,7 +39,7 @@ CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date"
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
 COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words", "two_chips",
                    "two_systems"}
-METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity"}
+METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity", "qualifies"}
 RELATIVE_WHICH = {"previous", "current"}
 TOPIC_KEYS = {"types", "metrics", "max_seconds"}
 HEADING_KEYS = {"markers", "sentence_ends", "closers", "not_markers", "max_chars"}
@@ -54,6 +54,9 @@ class MetricRule:
     cues: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     with_entity: tuple[str, ...] = ()  # without a cue, the rule still fits when these types are linked
+    # its cue anywhere in the claim's clause beats a nearer cue of a plain rule ("up to 1.8x better performance
+    # per dollar" is a per-dollar figure, however near "better" stands)
+    qualifies: bool = False
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,8 @@ def _metric_rules(path: Path, data: dict[str, Any], kb_types: tuple[str, ...],
         counted = _strs(path, rule.get("counted"), f"metrics[{i}].counted")
         ignore = _types(path, rule.get("ignore"), f"metrics[{i}].ignore", kb_types)
         with_entity = _types(path, rule.get("with_entity"), f"metrics[{i}].with_entity", kb_types)
-        metrics.append(MetricRule(str(rule["metric"]), rule["kind"], counted, cue_forms, ignore, with_entity))
+        metrics.append(MetricRule(str(rule["metric"]), rule["kind"], counted, cue_forms, ignore, with_entity,
+                                  bool(rule.get("qualifies", False))))
     return metrics
 
 
