@@ -320,3 +320,15 @@ def test_a_win_count_of_no_scale_is_not_refuted_by_one_scales_count(text, wordin
 def test_a_per_dollar_word_in_the_clause_decides_the_metric(text, wording, verdict):
     c = _claim(text, "2024-11-14", wording)
     assert (c.metric, c.verdict) == ("price_performance", verdict)
+
+
+# A month in what a ratio is compared with names the baseline's round ("比 6 月快了近三倍", "faster than in
+# June": v3.1 3.92 min against v3.0's 10.94, 2.79x).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Eos 超级计算机配备 10752 块 H100，GPT-3 训练仅需 3.92 分钟，比 6 月快了近三倍。", "快了近三倍", "ambiguous"),
+    ("Eos trained GPT-3 in 3.92 minutes on 10,752 H100s, 2.8 times faster than in June.", "2.8 times", "supported"),
+    ("Eos trained GPT-3 in 3.92 minutes on 10,752 H100s, five times faster than in June.", "five times",
+     "contradicted"),
+])
+def test_a_month_names_a_ratios_baseline_round(text, wording, verdict):
+    assert _claim(text, "2023-11-09", wording).verdict == verdict

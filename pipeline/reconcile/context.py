@@ -162,7 +162,8 @@ def baseline_span(claim: Claim, ctx: Lookups) -> tuple[int, int] | None:
     a, b = clause_span(claim, ctx.kb)
     rel, end = claim.start - claim.sentence_start, claim.end - claim.sentence_start
     after = rx.search(text, end, b)
-    if after is not None and not text[end:after.start()].strip(" ,，"):
+    # "45% faster than June's time": the opener right after the claim, or after its comparative word
+    if after is not None and len(text[end:after.start()].strip(" ,，").split()) <= 1:
         return after.start(), b
     before = [m for m in rx.finditer(text, a, rel)]
     return (before[-1].end(), rel) if before else None

@@ -14,7 +14,7 @@ from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
 from pipeline.link.recognize import Mention
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import Lookups, Resources, cue_words, folded, has_cue, language_of
+from pipeline.reconcile.context import Lookups, Resources, baseline_span, cue_words, folded, has_cue, language_of
 from pipeline.reconcile.counts import counted_metric
 from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
@@ -120,7 +120,7 @@ def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Langua
     """"1.5 times faster than its June time of 12.48 minutes", "6 月的成绩为 12.48 分钟": a month named before
     a time or a count in its clause is the round published that month (the article's year, or the year
     before for a later month), when one was."""
-    if claim.kind == "ratio" or rnd is None:
+    if rnd is None:
         return claim
     lang = language_of(langs, claim)
     after = tuple(str(w).lower() for w in lang.dates.get("month_round") or ())
@@ -128,32 +128,51 @@ def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Langua
     date = str(entry.attr("date") or "") if entry is not None else ""
     if not after or len(date) < 7:
         return claim
+    if claim.kind == "ratio":
+        # "比 6 月快了近三倍", "1.5 times faster than in June": a month in what the ratio is compared with
+        # names the baseline's round
+        span = baseline_span(claim, Resources(langs, kb))
+        month = _month_before(folded(claim.sentence)[span[0]:span[1]], lang, after, anywhere=True) if span else None
+        found = kb.round_in_month(_month_of(date, month)) if month else None
+        if not found or found == rnd:
+            return claim
+        comp = dict(claim.compared_to or {})
+        comp["subject"] = {**(comp.get("subject") or {}), "round": (comp.get("subject") or {}).get("round") or rnd}
+        comp["baseline"] = {**(comp.get("baseline") or {}), "round": found}
+        return evolve(claim, compared_to=comp)
     head = folded(claim.sentence)[:claim.start - claim.sentence_start]
     start = max((head.rfind(d) + len(d) for d in kb.linking.clause_delimiters if d in head), default=0)
     month = _month_before(head[start:], lang, after)
     if month is None:
         return claim
-    year = int(date[:4]) - (1 if month > int(date[5:7]) else 0)
-    found = kb.round_in_month(f"{year}-{month:02d}")
+    found = kb.round_in_month(_month_of(date, month))
     return evolve(claim, entities=evolve(claim.entities, round=found)) if found else claim
 
 
-def _month_before(text: str, lang: Language, after: tuple[str, ...]) -> int | None:
+def _month_of(date: str, month: int) -> str:
+    """The year-month a month named in an article of the round published on `date` means: this year's, or
+    last year's for a later month."""
+    year = int(date[:4]) - (1 if month > int(date[5:7]) else 0)
+    return f"{year}-{month:02d}"
+
+
+def _month_before(text: str, lang: Language, after: tuple[str, ...], anywhere: bool = False) -> int | None:
     """The month a clause's words name as a round before the claim ("its June time of", "6 月的成绩"): a month
-    name of the language, or a number read by its numerals with its month suffix ("6 月", "六月")."""
-    if not any(a in text for a in after):  # most clauses name no round by its month: no numbers to read
+    name of the language, or a number read by its numerals with its month suffix ("6 月", "六月"), followed by
+    one of `after` (by anything, with `anywhere`: the baseline of a comparison is a time)."""
+    if not anywhere and not any(a in text for a in after):  # most clauses name no round by its month
         return None
     months = {str(k).lower(): int(v) for k, v in (lang.dates.get("months") or {}).items()}
     for name, number in months.items():
-        for m in re.finditer(rf"(?<![a-z]){re.escape(name)}", text):
-            if text.startswith(after, m.end()):
+        for m in re.finditer(rf"(?<![a-z]){re.escape(name)}(?![a-z])", text):
+            if anywhere or text.startswith(after, m.end()):
                 return number
     suffix = str(lang.dates.get("month_suffix") or "")
     if suffix and suffix in text:
         for n in find_numbers(text, 0, lang):
             end = skip_spaces(text, n.end, len(text))
             if (n.integer and 1 <= n.value <= 12 and text.startswith(suffix, end)
-                    and text.startswith(after, end + len(suffix))):
+                    and (anywhere or text.startswith(after, end + len(suffix)))):
                 return int(n.value)
     return None
 
