@@ -332,3 +332,14 @@ def test_a_per_dollar_word_in_the_clause_decides_the_metric(text, wording, verdi
 ])
 def test_a_month_names_a_ratios_baseline_round(text, wording, verdict):
     assert _claim(text, "2023-11-09", wording).verdict == verdict
+
+
+# A count after a ratio of two chips, in its clause, is the scale of the comparison: both sides must have run
+# that size (TPU v4 of v0.7 and TPU v3 of v0.6 both ran 64 chips); a size only one ran is not refuted.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Google's TPU v4 was 2.7 times faster than TPU v3 at 64 chips.", "64 chips", "supported"),
+    ("Google's TPU v4 was 2.7 times faster than TPU v3 at 128 chips.", "128 chips", "unverifiable"),
+    ("在 64 芯片规模下，谷歌 TPU v4 的速度是 TPU v3 的 2.7 倍。", "64 芯片", "supported"),
+])
+def test_a_count_after_a_ratio_of_two_chips_is_its_scale(text, wording, verdict):
+    assert _claim(text, "2020-07-30", wording).verdict == verdict

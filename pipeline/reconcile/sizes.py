@@ -30,6 +30,9 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None or (e.accelerator is None and e.org is None and not _any_submitter(claim)):
         return None
+    scale = _comparison_scale(claim, ctx)
+    if scale is not None:
+        return scale
     entry = ctx.kb.get("system", e.system) if e.system else None
     rounds = [rnd]
     if entry is not None and entry.attr("chips") and entry.attr("rounds"):
@@ -73,6 +76,40 @@ def chip_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         pick = inside[0] if inside else min(sizes, key=lambda s: abs(s - target))
     evidence = tuple(r.record_id for r in rows if r.accelerator_count == pick)[:6]
     return Fact(pick, pick, pick, evidence, f"{label} (sizes {_sizes_text(sizes)})", maximum=top)
+
+
+def _comparison_scale(claim: Claim, ctx: ArticleContext) -> Fact | None:
+    """"TPU v4 was 2.7 times faster than TPU v3 at 64 chips": a count after a ratio of two chips, in its clause,
+    is the scale of the comparison, so both sides must have results of that size (each in its round); when one
+    has none the count may be the other's, or the comparison's own: no refutation."""
+    from pipeline.reconcile.ratios import _sides  # ratios reads sizes: imported here
+
+    if not isinstance(claim.value, (int, float)) or claim.bound != "exact":
+        return None
+    for r in ctx.siblings(claim):
+        if r.kind != "ratio" or r.end > claim.start or not _same_clause(claim, r, ctx):
+            continue
+        sides = _sides(r, ctx)
+        if sides is None or not all(s.get("accelerator") for s in sides) or (
+                sides[0].get("accelerator") == sides[1].get("accelerator")):
+            continue
+        # a baseline round only guessed may be the round before, as the speedup itself reads it
+        rounds = [[s.get("round")] + ([ctx.kb.previous_round(s.get("round"))] if s.get("round_guessed") else [])
+                  for s in sides]
+        every = [[x for rnd in rs for x in ctx.official.select(accelerator=s["accelerator"], round=rnd)
+                  if x.accelerator_count] for s, rs in zip(sides, rounds, strict=True)]
+        sizes = [{int(x.accelerator_count or 0) for x in rows} for rows in every]
+        common = sorted(sizes[0] & sizes[1])
+        if not common:
+            return None
+        n = int(claim.value)
+        pick = n if n in common else min(common, key=lambda c: abs(c - n))
+        names = " and ".join(f"{ctx.name('accelerator', s['accelerator'])}" for s in sides)
+        evidence = tuple(x.record_id for rows in every for x in rows if x.accelerator_count == pick)[:4]
+        # a size only one side ran may be that side's own: not refuted
+        return Fact(pick, pick, pick, evidence, f"the scale of the comparison: sizes both {names} ran "
+                    f"({', '.join(f'{c:,}' for c in common)})", complete=n in common)
+    return None
 
 
 def _largest_stated(claim: Claim, ctx: ArticleContext) -> Fact | None:
