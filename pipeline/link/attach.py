@@ -560,22 +560,25 @@ class _Article:
         compared = (infer.compared(self.kb, [r for r in st.regions if r.owner == claim.start], st.mentions, st.cues,
                                    claim, values, self.round) if claim.kind == "ratio" and region is None else None)
         support = self._support(st, claim, region, ok, values, levels, ignore)
+        return evolve(claim, entities=ents, metric=self._metric(st, claim, rule, compared), compared_to=compared,
+                      support={**(claim.support or {}), **support})
+
+    def _metric(self, st: _Sent, claim: Claim, rule: MetricRule | None, compared: dict | None) -> str | None:
+        """The claim's metric: its rule's, unless it is a span, or a ratio no cue word decided whose sides say
+        what it compares (two chips: their performance; two machines, chips counted: their sizes)."""
         metric = frames.metric_name(rule, claim)
         if is_span(claim):
-            metric = claim.kind  # "five years", 服役两年: a span between events, whatever its words, no training time
-        if (metric == claim.kind and self.rules.two_chips and compared and (rule is None or not rule.cues)
-                and "compute" not in st.kinds.values()  # "312 teraflops, about 13% more than a TPU v4": specs
-                and (compared.get("subject") or {}).get("accelerator")
-                and (compared.get("baseline") or {}).get("accelerator") not in (
-                    None, (compared.get("subject") or {}).get("accelerator"))):
-            metric = self.rules.two_chips  # "H100 averaged 2.6 times the A100"
-        sides = [(compared or {}).get(k) or {} for k in ("subject", "baseline")]
-        if (metric == claim.kind and self.rules.two_systems and compared and (rule is None or not rule.cues)
-                and sides[1].get("system") and sides[0].get("system") != sides[1].get("system")
+            return claim.kind  # "five years", 服役两年: a span between events, whatever its words, no training time
+        if metric != claim.kind or not compared or (rule is not None and rule.cues):
+            return metric
+        sub, base = ((compared.get(k) or {}) for k in ("subject", "baseline"))
+        if (self.rules.two_chips and "compute" not in st.kinds.values()  # "312 teraflops, 13% more than …": specs
+                and sub.get("accelerator") and base.get("accelerator") not in (None, sub.get("accelerator"))):
+            return self.rules.two_chips  # "H100 averaged 2.6 times the A100"
+        if (self.rules.two_systems and base.get("system") and sub.get("system") != base.get("system")
                 and any(k == "count" for k in st.kinds.values())):
-            metric = self.rules.two_systems  # "4096 块 TPU v3 芯片，是去年 TPU v3 Pod 的四倍"
-        return evolve(claim, entities=ents, metric=metric, compared_to=compared,
-                      support={**(claim.support or {}), **support})
+            return self.rules.two_systems  # "4096 块 TPU v3 芯片，是去年 TPU v3 Pod 的四倍"
+        return metric
 
     def _table_header(self, st: _Sent, claim: Claim, chosen: dict[str, tuple[str | None, int]]) -> None:
         """A cell of a Markdown table takes what its column's header names ("| v0.7 best (minutes) |"): the
