@@ -343,3 +343,13 @@ def test_a_month_names_a_ratios_baseline_round(text, wording, verdict):
 ])
 def test_a_count_after_a_ratio_of_two_chips_is_its_scale(text, wording, verdict):
     assert _claim(text, "2020-07-30", wording).verdict == verdict
+
+
+# A ratio about the round as a whole that names no benchmark is not checked against the organiser's figure
+# for one benchmark ("the best Stable Diffusion time improved 2.28 times").
+@pytest.mark.parametrize("text, wording", [
+    ("換句話說，規模擴大約 4.9 倍，時間縮短為原來的約四分之一。", "約四分之一"),
+    ("换句话说，时间缩短为原来的约四分之一。", "约四分之一"),
+])
+def test_a_ratio_of_no_benchmark_is_not_held_to_one_benchmarks_figure(text, wording):
+    assert _claim(text, "2025-06-06", wording).verdict != "contradicted"
