@@ -353,3 +353,15 @@ def test_a_count_after_a_ratio_of_two_chips_is_its_scale(text, wording, verdict)
 ])
 def test_a_ratio_of_no_benchmark_is_not_held_to_one_benchmarks_figure(text, wording):
     assert _claim(text, "2025-06-06", wording).verdict != "contradicted"
+
+
+# Ranked or scientific supercomputers ("世界最快超算", "the world's fastest supercomputer") are the TOP500's,
+# not the machine of the article's round: a figure about them is not checked against it.
+@pytest.mark.parametrize("text, wording", [
+    ("按谷歌的说法，这套系统的峰值算力是世界最快超算的三倍。", "三倍"),
+    ("Google says the machine has twice the peak of the world's fastest supercomputer.", "twice"),
+    ("Scientific supercomputers count 64-bit operations, and none has passed 2 exaflops yet.", "2 exaflops"),
+])
+def test_a_ranked_supercomputer_is_not_the_rounds_machine(text, wording):
+    c = _claim(text, "2020-07-30", wording)
+    assert c.verdict == "unverifiable" and c.entities.system is None
