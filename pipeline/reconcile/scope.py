@@ -88,6 +88,13 @@ def _rate(claim: Claim, langs: Languages | None) -> bool:
 APPOSITION = {",", "，", "—", "–", "(", "（"}
 
 
+def _same_figure(a: Claim, b: Claim) -> bool:
+    """Two figures equal within a twentieth (an appositive restates the figure before it)."""
+    if not isinstance(a.value, (int, float)) or not isinstance(b.value, (int, float)) or not a.value or not b.value:
+        return False
+    return abs(float(a.value) - float(b.value)) <= 0.05 * max(abs(float(a.value)), abs(float(b.value)))
+
+
 def restated(claim: Claim, claims: list[Claim], ctx: Lookups) -> tuple[str, str, float | None] | None:
     """A figure that defines or restates another of its clause ("one TFLOP being 1 trillion floating-point
     operations per second"; 2.7倍，即提高了1.7倍): (verdict, explanation, the other's value), checked
@@ -103,8 +110,9 @@ def restated(claim: Claim, claims: list[Claim], ctx: Lookups) -> tuple[str, str,
         between = claim.sentence[a.end - claim.sentence_start:b.start - claim.sentence_start].lower()
         # apposition: "more than an exaflop, a billion billion operations per second" restates the figure
         # before it; a list ("8.68, 1.43") holds different figures, so only the same figure counts
+        # (the same figure: a bound's open interval meets any other, "8 records, at most 1,536 GPUs")
         appositive = b is claim and between.strip() in APPOSITION and (a.kind, a.unit) == (b.kind, b.unit) and (
-            overlaps(claim.low, claim.high, other.low, other.high))
+            _same_figure(claim, other))
         if not appositive and (len(between) > 24 or not any(w in between for w in words)
                                or any(p in between for p in stops)):
             continue
