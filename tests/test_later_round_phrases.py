@@ -370,7 +370,8 @@ def test_a_ranked_supercomputer_is_not_the_rounds_machine(text, wording):
 # An appositive restates the same figure only: "eight records, at most 1,536 GPUs" is two figures (a bound's
 # open interval meets any other), each checked on its own.
 @pytest.mark.parametrize("text, date, wording, official", [
-    ("英伟达在第二轮 MLPerf 中创造了八项纪录，最多使用了 1536 块 V100。", "2019-07-11", "最多使用了 1536 块 V100", 1536),
+    ("英伟达在第二轮 MLPerf 中创造了八项纪录，最多使用了 1536 块 V100。", "2019-07-11", "最多使用了 1536 块 V100",
+     1536),
     ("NVIDIA set eight records, with at most 1,536 V100 GPUs.", "2019-07-11", "at most 1,536 V100 GPUs", 1536),
 ])
 def test_an_appositive_restates_only_the_same_figure(text, date, wording, official):
