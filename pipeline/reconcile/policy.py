@@ -121,7 +121,7 @@ def weigh(claim: Claim, ctx: ArticleContext, resolve: Resolve, judge: Judge) -> 
         return _result(claim, first, text, "contradicted", others)
     if first.verdict == "contradicted":
         why = (f"its words do not fix its {open_part}" if not fixed else
-               "the official data for it is incomplete (logs missing)")
+               first.fact.open_why)
         text = f"It does not fit as read ({_figure(first, claim.unit)}), but {why}"
         named = [w for w in others if w.reading.why][:3]
         if named:

@@ -108,7 +108,8 @@ def _comparison_scale(claim: Claim, ctx: ArticleContext) -> Fact | None:
         evidence = tuple(x.record_id for rows in every for x in rows if x.accelerator_count == pick)[:4]
         # a size only one side ran may be that side's own: not refuted
         return Fact(pick, pick, pick, evidence, f"the scale of the comparison: sizes both {names} ran "
-                    f"({', '.join(f'{c:,}' for c in common)})", complete=n in common)
+                    f"({', '.join(f'{c:,}' for c in common)})", complete=n in common,
+                    open_why="a size only one side ran may be that side's own")
     return None
 
 

@@ -40,8 +40,10 @@ class Fact:
     maximum: float | None = None  # the largest value of the quantity, for "up to" claims
     # other readings of the same question that would fit a misread claim: (distortion, label, low, high)
     alternatives: tuple[tuple[str, str, float, float], ...] = field(default=())
-    # False when results that could change the answer have no score (their logs are missing)
+    # False when results that could change the answer have no score (their logs are missing), or when the
+    # figure is one reading of several the words leave open (`open_why` says which)
     complete: bool = True
+    open_why: str = "the official data for it is incomplete (logs missing)"
     source: str = "table"  # table (computed from the result logs) or statement (a sourced statement's words)
 
     @property
