@@ -388,3 +388,13 @@ def test_an_appositive_restates_only_the_same_figure(text, date, wording, offici
 def test_a_vendors_up_to_for_two_chips_is_not_refuted(text, wording, verdict):
     c = _claim(text, "2020-07-30", wording)
     assert c.verdict == verdict and "scale" in c.explanation
+
+
+# A v0.5 cluster description may give more chips than a run used (the table warns): a smaller count is not
+# refuted by it, a larger one is (NVIDIA's DGX-1 cluster: 1,024 GPUs described, runs possibly on fewer).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("英伟达用 640 块 V100 训练 ResNet-50。", "640 块 V100", "unverifiable"),
+    ("NVIDIA trained ResNet-50 on 2,048 V100 GPUs.", "2,048 V100 GPUs", "contradicted"),
+])
+def test_a_cluster_that_runs_may_not_all_have_used(text, wording, verdict):
+    assert _claim(text, "2018-12-14", wording).verdict == verdict

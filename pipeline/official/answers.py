@@ -36,6 +36,13 @@ class OfficialResult:
     runs_required: int | None = None  # result logs the round's rules require for the benchmark
 
     @property
+    def size_uncertain(self) -> bool:
+        """Whether its chip count is the description's cluster, which the run may not all have used (v0.5)."""
+        from pipeline.official.systems import FEWER_CHIPS
+
+        return FEWER_CHIPS in (self.warning or "")
+
+    @property
     def scored(self) -> bool:
         """Whether the result has a score (one without lacks logs or failed)."""
         return self.minutes is not None

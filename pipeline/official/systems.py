@@ -48,6 +48,10 @@ class SystemInfo:
     submitter_raw: str = ""  # the description's `submitter` as printed ("NVIDIA+CoreWeave")
 
 
+
+# a warning that a (v0.5) description may give the whole cluster, not the run's size: answers.py reads it
+FEWER_CHIPS = "may have used fewer than"
+
 def _strip_trailing_commas(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", text)
 
@@ -229,7 +233,7 @@ def describe(
     ):
         warnings.append(
             f"v0.5 description gives {host_count} nodes, which the folder name does not confirm; "
-            f"the runs may have used fewer than {count}"
+            f"the runs {FEWER_CHIPS} {count}"
         )
     return SystemInfo(
         file=file,
