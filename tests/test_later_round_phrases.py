@@ -398,3 +398,14 @@ def test_a_vendors_up_to_for_two_chips_is_not_refuted(text, wording, verdict):
 ])
 def test_a_cluster_that_runs_may_not_all_have_used(text, wording, verdict):
     assert _claim(text, "2018-12-14", wording).verdict == verdict
+
+
+# "From X last December to Y": the date dates the earlier side only; the later one is the article's round
+# (v0.6: NVIDIA's ResNet-50 on 1,536 V100s, 1.33 minutes).
+@pytest.mark.parametrize("text, wording", [
+    ("NVIDIA cut its ResNet-50 time from 6.3 minutes last December to 1.33 minutes.", "1.33 minutes"),
+    ("英伟达把 ResNet-50 的训练时间从去年 12 月的 6.3 分钟缩短到 1.33 分钟。", "1.33 分钟"),
+])
+def test_a_date_on_the_from_side_dates_that_side_only(text, wording):
+    c = _claim(text, "2019-07-11", wording)
+    assert (c.entities.round, c.verdict) == ("training-v0.6", "supported")

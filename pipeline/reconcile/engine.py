@@ -105,8 +105,11 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
                 c = evolve(c, entities=evolve(c.entities, round=named[-1]))
             elif prev:
                 c = evolve(c, entities=evolve(c.entities, round=prev))
-        elif span is not None and rnd and c.entities.round in _rounds_between(c, span[0], span[1], mentions) \
+        elif span is not None and rnd and c.entities.round != rnd and (
+                c.entities.round in _rounds_between(c, span[0], span[1], mentions)
+                or any(o.kind == "date" and span[0] < o.start - o.sentence_start < span[1] for o in same)) \
                 and not _rounds_between(c, span[1], rel, mentions):
+            # "from 6.3 minutes last December to 1.33 minutes": the date dates the earlier side only
             c = evolve(c, entities=evolve(c.entities, round=rnd))
         elif prev and c.kind == "count" and any(
                 o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same, look)
@@ -194,8 +197,9 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     named_rounds = [m.id for s in seg.sentences for m in mentions.get(s.index, ())
                     if m.type == "round" and m.how in SPECIFIC and m.id]
     rnd, certain = article_round(kb, seg.article.meta, seg.article.doc, named_rounds)
-    claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
+    # a month first, then the sides of a change: a month on its earlier side dates that side only
     claims = [_month_round(c, rnd, kb, seg.langs) for c in claims]
+    claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:
