@@ -409,3 +409,15 @@ def test_a_cluster_that_runs_may_not_all_have_used(text, wording, verdict):
 def test_a_date_on_the_from_side_dates_that_side_only(text, wording):
     c = _claim(text, "2019-07-11", wording)
     assert (c.entities.round, c.verdict) == ("training-v0.6", "supported")
+
+
+# "N times shorter" is the speed-up it means (a time 1/N as long), not a count of runs; and a gain of one
+# round over the round before is that round's: a sentence of the earlier round is not checked against it.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("Google's ResNet-50 time of 1.28 minutes was about five times shorter than its 6.2 minutes of the first "
+     "round.", "2019-07-11", "about five times", "supported"),
+    ("Put differently, the time was about four times shorter.", "2019-07-11", "about four times", "unverifiable"),
+])
+def test_times_shorter_is_a_speedup(text, date, wording, verdict):
+    c = _claim(text, date, wording)
+    assert (c.kind, c.metric, c.verdict) == ("ratio", "speedup", verdict)

@@ -75,6 +75,8 @@ def statement_fact(claim: Claim, ctx: ArticleContext, metric: str, keys: tuple[s
                 have = tuple(want for o in have if o in orgs) or have
             if have and want and want not in have:
                 ok = False
+            if k == "round" and claim.kind == "ratio" and len(have) > 1 and want != have[0]:
+                ok = False  # a gain of round A over round B is A's: not a claim about B
             n += int(bool(have and want in have))
         if ok and n > score:
             best, score = s, n
