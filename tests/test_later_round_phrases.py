@@ -421,3 +421,18 @@ def test_a_date_on_the_from_side_dates_that_side_only(text, wording):
 def test_times_shorter_is_a_speedup(text, date, wording, verdict):
     c = _claim(text, date, wording)
     assert (c.kind, c.metric, c.verdict) == ("ratio", "speedup", verdict)
+
+
+# Two comparisons in one clause keep their own baselines: "four times as large as A and ten times as fast as
+# B" (A is the first's, even when the knowledge base names nothing in it), "25% faster than last year's and
+# DLRM's has nearly halved" (DLRM is the second's subject, not the first's baseline).
+@pytest.mark.parametrize("text, date, wording, check", [
+    ("Google's supercomputer is roughly four times as large as the 2019 pod and ten times as fast as a DGX-2H "
+     "cluster.", "2020-07-30", "roughly four times", lambda c: c.verdict != "contradicted"),
+    ("The best SSD time is 25% faster than last year's and DLRM's has nearly halved, while MiniGo barely moved.",
+     "2021-07-02", "nearly halved", lambda c: (c.entities.benchmark, c.verdict) == ("dlrm", "supported")),
+    ("谷歌的新系统规模是去年 Pod 的四倍，而速度是 DGX-2H 集群的十倍。", "2020-07-30", "四倍",
+     lambda c: c.verdict != "contradicted"),
+])
+def test_two_comparisons_in_a_clause_keep_their_own_baselines(text, date, wording, check):
+    assert check(_claim(text, date, wording))

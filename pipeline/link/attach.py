@@ -996,11 +996,15 @@ def link_claims(sentences: list[Sentence], claims: list[Claim], article_meta: di
     claims = [percent_as_ratio(c) if changes[i] else c for i, c in enumerate(claims)]
     art = _Article(sentences, claims, dict(article_meta or {}), kb, ner)
     art.add_count_systems(claims)
-    linked = _shared_comparisons([art.link(c) for c in claims])
+    # a ratio with a baseline of its own words ("four times as large as the 2019 pod") keeps it, even when
+    # they name nothing the knowledge base holds
+    own = {(st.s.index, r.owner) for st in art.sents.values() for r in st.regions}
+    linked = _shared_comparisons([art.link(c) for c in claims], own)
     return [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(linked)]
 
 
-def _shared_comparisons(claims: list[Claim]) -> list[Claim]:
+def _shared_comparisons(claims: list[Claim], own: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()
+                        ) -> list[Claim]:
     """A ratio that names neither side continues the comparison of the sentence's ratio before it (or,
     with none before, after it): "谷歌用的芯片是英伟达最大规模的 2 倍，BERT 的速度也快了约 1 倍", "Google's
     BERT run used twice as many chips as Nvidia's and finished roughly twice as fast" (Google against
@@ -1009,7 +1013,7 @@ def _shared_comparisons(claims: list[Claim]) -> list[Claim]:
     shared: dict[int, Claim] = {}
     for n, i in enumerate(ratios):
         c = claims[i]
-        if c.compared_to:
+        if c.compared_to or (c.sentence_index, c.start) in own:
             continue
         same = [j for j in ratios if claims[j].sentence_index == c.sentence_index and claims[j].compared_to]
         before = [j for j in same if ratios.index(j) < n]

@@ -130,8 +130,16 @@ def baseline_regions(text: str, offset: int, cues: Sequence[Cue], mentions: Sequ
         for claim in ratio_claims:
             if c.end <= claim.start < end:
                 end = claim.start
+        if end < clause[1]:  # the next comparison follows: the baseline ends where its part begins
+            low = text.lower()
+            cuts = [k for w in rules.region_ends if (k := low.rfind(w, c.end - offset, end - offset)) >= 0]
+            end = offset + max(cuts) if cuts else end
+        # "four times as large as X and ten times as fast as Y": an opener right after a ratio (its
+        # comparative word between) is that ratio's, however near the next ratio stands
+        before = [r for r in ratio_claims if clause[0] <= r.start and r.end <= c.start
+                  and len(text[r.end - offset:c.start - offset].split()) <= rules.after_ratio_words]
         if end > c.end:
-            regions.append(Region(c.end, end, "open"))
+            regions.append(Region(c.end, end, "open", max(before, key=lambda r: r.end).start if before else -1))
     # "2.7 times the speed of X", "twice the matrix-multiplication throughput of X": a cue a few words
     # after the ratio opens the baseline, to the end of the clause
     for claim in ratio_claims:

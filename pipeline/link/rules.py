@@ -38,7 +38,7 @@ CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date"
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
 COMPARISON_KEYS = {"paired", "open", "frame_open", "frame_close", "after_ratio", "after_ratio_words", "two_chips",
-                   "two_systems"}
+                   "two_systems", "region_ends"}
 METRIC_KEYS = {"metric", "kind", "counted", "cues", "ignore", "with_entity", "qualifies"}
 RELATIVE_WHICH = {"previous", "current"}
 TOPIC_KEYS = {"types", "metrics", "max_seconds"}
@@ -83,6 +83,7 @@ class Linking:
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
     two_chips: str | None  # the metric of a ratio no cue word decided that sets one chip against another
     two_systems: str | None  # ... one machine against another, in a sentence that counts chips
+    region_ends: tuple[str, ...]  # lowercased: a baseline running into the next comparison stops at these
     list_separators: frozenset[str]
     count_accelerator: frozenset[str]
     count_window: int
@@ -295,6 +296,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         two_chips=str(cmp_["two_chips"]) if cmp_.get("two_chips") else None,
         two_systems=str(cmp_["two_systems"]) if cmp_.get("two_systems") else None,
+        region_ends=tuple(f.lower() for f in _lang_forms(path, cmp_.get("region_ends"), "comparison.region_ends")),
         list_separators=frozenset(
             s.strip().lower() for s in _strs(path, data.get("list_separators"), "list_separators")),
         count_accelerator=frozenset(_strs(path, data.get("count_accelerator"), "count_accelerator")),
