@@ -436,3 +436,15 @@ def test_times_shorter_is_a_speedup(text, date, wording, verdict):
 ])
 def test_two_comparisons_in_a_clause_keep_their_own_baselines(text, date, wording, check):
     assert check(_claim(text, date, wording))
+
+
+# Two ratios joined by a range word are one range: each end allows the whole of it ("1.5 to 2.5 times" holds
+# the A100's 1.85x mean over the V100 in v0.7; "3 to 4 times" does not).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("The A100 was 1.5 to 2.5 times faster than the V100.", "1.5", "supported"),
+    ("The A100 was 1.5 to 2.5 times faster than the V100.", "2.5 times", "supported"),
+    ("The A100 was 3 to 4 times faster than the V100.", "4 times", "contradicted"),
+    ("英伟达 A100 的速度是 V100 的 1.5 到 2.5 倍。", "2.5 倍", "supported"),
+])
+def test_a_range_of_ratios_is_one_range(text, wording, verdict):
+    assert _claim(text, "2020-07-30", wording).verdict == verdict

@@ -119,6 +119,25 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
     return out
 
 
+def _ratio_ranges(claims: list[Claim], langs: Languages | None) -> list[Claim]:
+    """"快了 1.5 到 2.5 倍", "1.5 to 2.5 times faster": two ratios joined by a range word are one range (a spread
+    over benchmarks or systems), so each end allows the whole range and neither is held to a figure alone."""
+    out = list(claims)
+    for i, a in enumerate(claims):
+        b = next((c for c in claims if c.sentence_index == a.sentence_index and c.kind == "ratio"
+                  and c.start > a.end and c is not a), None) if a.kind == "ratio" else None
+        if b is None or a.low is None or b.high is None or not a.low < b.high:
+            continue
+        lang = language_of(langs, a)
+        between = a.sentence[a.end - a.sentence_start:b.start - b.sentence_start].strip().lower()
+        if between not in {w.strip().lower() for w in lang.range_links}:
+            continue
+        j = claims.index(b)
+        out[i] = evolve(out[i], high=b.high)
+        out[j] = evolve(out[j], low=a.low)
+    return out
+
+
 def _month_round(claim: Claim, rnd: str | None, kb: KnowledgeBase, langs: Languages | None) -> Claim:
     """"1.5 times faster than its June time of 12.48 minutes", "6 月的成绩为 12.48 分钟": a month named before
     a time or a count in its clause is the round published that month (the article's year, or the year
@@ -200,6 +219,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     # a month first, then the sides of a change: a month on its earlier side dates that side only
     claims = [_month_round(c, rnd, kb, seg.langs) for c in claims]
     claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
+    claims = _ratio_ranges(claims, seg.langs)
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:
