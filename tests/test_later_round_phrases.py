@@ -448,3 +448,14 @@ def test_two_comparisons_in_a_clause_keep_their_own_baselines(text, date, wordin
 ])
 def test_a_range_of_ratios_is_one_range(text, wording, verdict):
     assert _claim(text, "2020-07-30", wording).verdict == verdict
+
+
+# A ratio right after its subject's time, with no speed word, compares the times: "用了 49 秒，约为谷歌的两倍"
+# (v0.7 BERT: NVIDIA 48.6 s, Google 23.6 s: 2.06x the time); "twice as fast as Google" compares speeds.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("英伟达的 DGX SuperPOD 训练 BERT 用了 49 秒，约为谷歌的两倍。", "约为谷歌的两倍", "supported"),
+    ("英伟达训练 BERT 耗时 49 秒，是谷歌的五倍。", "五倍", "contradicted"),
+    ("NVIDIA's DGX SuperPOD took 49 seconds on BERT, about twice as fast as Google.", "about twice", "contradicted"),
+])
+def test_a_ratio_after_a_time_compares_times(text, wording, verdict):
+    assert _claim(text, "2020-07-30", wording).verdict == verdict

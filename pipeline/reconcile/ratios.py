@@ -108,7 +108,24 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return replace(fact, value=round(1 / fact.value, 4), low=1 / hi, high=1 / lo,
                        label=f"{fact.label}, as the share of the earlier time that remains",
                        derivation=f"1 / {fact.value:.3g} = {1 / fact.value:.3g}", maximum=None)
+    if (fact is not None and isinstance(fact.value, (int, float)) and 0 < fact.value < 1
+            and isinstance(claim.value, (int, float)) and claim.value > 1 and _of_times(claim, ctx)):
+        # "用了 49 秒，约为谷歌的两倍", "took 49 seconds, about twice Google's": the subject's time over the
+        # other's, not their speeds
+        lo, hi = fact.low or fact.value, fact.high or fact.value
+        return replace(fact, value=round(1 / fact.value, 4), low=1 / hi, high=1 / lo,
+                       label=f"{fact.label}, as the ratio of the times", maximum=None,
+                       derivation=f"1 / {fact.value:.3g} = {1 / fact.value:.3g}")
     return fact
+
+
+def _of_times(claim: Claim, ctx: ArticleContext) -> bool:
+    """A ratio that compares times: no speed word in its clause, and the subject's time given just before
+    it in its sentence."""
+    if has_cue(ctx, claim, "ratio_speed", clause=True) or has_cue(ctx, claim, "fastest", clause=True):
+        return False
+    before = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.end <= claim.start]
+    return bool(before) and claim.start - before[-1].end <= 12
 
 
 def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
