@@ -201,9 +201,13 @@ class KnowledgeBase:
 
     def generations(self, etype: str = "accelerator") -> dict[str, frozenset[str]]:
         """Each family of a family (a chip generation: Hopper, Blackwell Ultra; not the root "GPU") -> its
-        members' ids, for asking the official tables about a generation its chip is not named in."""
-        return {e.id: frozenset(m.id for m in self.members(etype, e.id))
-                for e in self.entries.get(etype, {}).values() if e.generic and e.family}
+        members' ids, for asking the official tables about a generation its chip is not named in (built once
+        per knowledge base)."""
+        key = f"generations:{etype}"
+        if key not in self.cache:
+            self.cache[key] = {e.id: frozenset(m.id for m in self.members(etype, e.id))
+                               for e in self.entries.get(etype, {}).values() if e.generic and e.family}
+        return dict(self.cache[key])
 
     def round_id(self, value: Any) -> str | None:
         """A round given as an id or any alias ("training-v0.7", "v0.7", "第三批")."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
+from itertools import pairwise
 
 from pipeline.extract.numbers import find_numbers
 from pipeline.extract.quantities import skip_spaces
@@ -121,20 +122,21 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
 
 def _ratio_ranges(claims: list[Claim], langs: Languages | None) -> list[Claim]:
     """"快了 1.5 到 2.5 倍", "1.5 to 2.5 times faster": two ratios joined by a range word are one range (a spread
-    over benchmarks or systems), so each end allows the whole range and neither is held to a figure alone."""
+    over benchmarks or systems), so each end allows the whole of it and neither is held to a figure alone."""
     out = list(claims)
-    for i, a in enumerate(claims):
-        b = next((c for c in claims if c.sentence_index == a.sentence_index and c.kind == "ratio"
-                  and c.start > a.end and c is not a), None) if a.kind == "ratio" else None
-        if b is None or a.low is None or b.high is None or not a.low < b.high:
-            continue
-        lang = language_of(langs, a)
-        between = a.sentence[a.end - a.sentence_start:b.start - b.sentence_start].strip().lower()
-        if between not in {w.strip().lower() for w in lang.range_links}:
-            continue
-        j = claims.index(b)
-        out[i] = evolve(out[i], high=b.high)
-        out[j] = evolve(out[j], low=a.low)
+    ratios: dict[int, list[int]] = {}
+    for i, c in enumerate(claims):
+        if c.kind == "ratio":
+            ratios.setdefault(c.sentence_index, []).append(i)
+    for idx in ratios.values():
+        idx.sort(key=lambda k: claims[k].start)
+        for i, j in pairwise(idx):
+            a, b = claims[i], claims[j]
+            if a.low is None or b.high is None or not a.low < b.high:
+                continue
+            between = a.sentence[a.end - a.sentence_start:b.start - b.sentence_start].strip().lower()
+            if between in {w.strip().lower() for w in language_of(langs, a).range_links}:
+                out[i], out[j] = evolve(out[i], high=b.high), evolve(out[j], low=a.low)
     return out
 
 

@@ -40,9 +40,7 @@ def _same_chip(ctx: ArticleContext, acc: str, accs: tuple[str, ...]) -> bool:
     for a statement on the H100, "GB200" for one on Blackwell's B200)."""
     if acc in accs:
         return True
-    gens = ctx.kb.cache.get("generations")
-    if gens is None:
-        gens = ctx.kb.cache["generations"] = ctx.kb.generations()
+    gens = ctx.kb.generations()
     kin = set(gens.get(acc, ())) | {m for members in gens.values() if acc in members for m in members}
     return bool(kin & set(accs))
 
