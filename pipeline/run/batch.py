@@ -142,12 +142,14 @@ def _read_header(path: Path) -> dict | None:
 def _read_part(path: Path) -> dict | None:
     """A stored part with its claims (parsed) and their lines, or None when it is missing or damaged."""
     try:
-        text = path.read_text(encoding="utf-8")
-        head, _, body = text.partition("\n")
-        part = json.loads(head)
+        head_bytes, _, raw = path.read_bytes().partition(b"\n")
+        part = json.loads(head_bytes)
         if not isinstance(part, dict):
             return None
         n, n_csv, size = int(part.pop("claims")), int(part.pop("csv")), part.pop("bytes")
+        if len(raw) != size:
+            return None  # cut short or grown: not the part that was written
+        body = raw.decode("utf-8")
         cut = 0
         for _ in range(n):
             cut = body.index("\n", cut) + 1
@@ -156,8 +158,7 @@ def _read_part(path: Path) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError):
         # missing, an older version's, or damaged by a crash outside our atomic writes: redo the article
         return None
-    if (csv_text.count("\n") != n_csv or len(body.encode("utf-8")) != size
-            or not all(isinstance(c, dict) for c in claims)):
+    if csv_text.count("\n") != n_csv or not all(isinstance(c, dict) for c in claims):
         return None
     part.update(claims=claims, lines={"jsonl": jsonl, "csv": csv_text})
     return part
