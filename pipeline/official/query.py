@@ -112,10 +112,17 @@ class OfficialResults:
         self.families: dict[str, frozenset[str]] = {}
 
     def with_families(self, families: dict[str, frozenset[str]]) -> OfficialResults:
-        """These tables, answering for a chip generation with the results of its chips."""
-        self.families = dict(families)
-        self.__dict__.pop("_select_memo", None)
-        return self
+        """These tables (shared, not copied), answering for a chip generation with the results of its chips."""
+        out = copy.copy(self)
+        out.families = dict(families)
+        out.__dict__.pop("_select_memo", None)  # its answers depend on the families
+        return out
+
+    @staticmethod
+    def shared(path: Path | str | None = None) -> OfficialResults:
+        """The tables of `path`, loaded once per process: the pipeline and the report ask for the same ones, and
+        processes forked after the first load share them."""
+        return _shared(str(path) if path is not None else None, _stamp(Path(path) if path is not None else DEFAULT_DIR))
 
     @staticmethod
     def _load(path: Path) -> list[dict[str, str]]:
@@ -420,6 +427,27 @@ class OfficialResults:
             for s in self.statements
             if (metric is None or s.metric == metric) and all(v in s.entity_values(k) for k, v in entities.items())
         ]
+
+
+@lru_cache(maxsize=4)
+def _shared(path: str | None, stamp: tuple) -> OfficialResults:
+    return OfficialResults(path)
+
+
+def _stamp(path: Path) -> tuple:
+    """What the tables' files are now (name, size, time changed): tables edited in place are loaded again."""
+    if path.is_dir():
+        files = sorted({*path.glob(TABLE_GLOB), *(path / n for n in STATEMENT_FILES)})
+    else:
+        files = [path, *(path.parent / n for n in STATEMENT_FILES)]
+    out = []
+    for f in files:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        out.append((f.name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1024)

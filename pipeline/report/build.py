@@ -32,7 +32,8 @@ Progress = Callable[[int, int, str], None]
 
 
 def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = PAGE_ARTICLES,
-                  workers: int = 1, progress: Progress | None = None, index: CorpusIndex | None = None) -> list[Path]:
+                  workers: int = 1, progress: Progress | None = None, index: CorpusIndex | None = None,
+                  parquet: bool = True) -> list[Path]:
     """Write report.html, report.md, chart.svg and claims.parquet into `out_dir` (and report-pages/ for a
     corpus of more than `per_page` articles); returns their paths.
 
@@ -41,7 +42,7 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     `workers` processes render the parts of a large corpus; `progress(done, total, what)` hears of each
     step (the parts of a large corpus one by one).  `index` is the index of OUT_DIR's claims.jsonl and
     conflicts.jsonl when the caller has it (a batch run's merge builds it as it writes them); without it
-    they are read.
+    they are read.  `parquet=False` leaves claims.parquet as it is (a batch run's merge wrote it).
     """
     out_dir = Path(out_dir)
     if per_page < 1:
@@ -50,11 +51,11 @@ def write_reports(out_dir: Path, input_dir: Path | None = None, per_page: int = 
     # temporary files of a report killed earlier are removed only while no one writes
     with writing_to(out_dir), locked_dir(out_dir):
         remove_stale_temps(out_dir)
-        return _write_reports(out_dir, input_dir, per_page, workers, progress, index)
+        return _write_reports(out_dir, input_dir, per_page, workers, progress, index, parquet)
 
 
 def _write_reports(out_dir: Path, input_dir: Path | None, per_page: int, workers: int, progress: Progress | None,
-                   index: CorpusIndex | None) -> list[Path]:
+                   index: CorpusIndex | None, parquet: bool) -> list[Path]:
     info = run_info(out_dir)
     folder = resolve_input_dir(out_dir, Path(input_dir) if input_dir is not None else None, info)
     say = progress or (lambda done, total, what: None)
@@ -66,12 +67,13 @@ def _write_reports(out_dir: Path, input_dir: Path | None, per_page: int, workers
     if n_docs > per_page:
         # claims.parquet is written here while the workers render the parts
         written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers, say,
-                                      meanwhile=lambda: _write_parquet(out_dir, index))
+                                      meanwhile=(lambda: _write_parquet(out_dir, index)) if parquet else None)
     else:
         written = _write_single(out_dir, input_dir)
         remove_stale_parts(out_dir / PAGES_DIR)  # parts of an earlier, larger run
-        say(0, 1, "writing claims.parquet")
-        written += _write_parquet(out_dir, index)
+        if parquet:
+            say(0, 1, "writing claims.parquet")
+            written += _write_parquet(out_dir, index)
     say(1, 1, "report written")
     return written
 

@@ -6,7 +6,6 @@ articles (a few numbers each), not with the number of claims.
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import CorruptFileError
+from pipeline.fileio import json_loads
 from pipeline.report.chart import ChartPoints
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER
 
@@ -32,7 +32,7 @@ def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
         for n, line in enumerate(fh, 1):
             if line.strip():
                 try:
-                    row = json.loads(line)
+                    row = json_loads(line)
                 except ValueError as exc:
                     raise CorruptFileError(f"{path}:{n}: not a JSON line ({exc}); the file is damaged: "
                                            "rerun newsclaims to write it again") from exc
@@ -47,7 +47,7 @@ def read_at(path: Path, offsets: Iterable[int]) -> list[dict[str, Any]]:
     with open(path, "rb") as fh:
         for at in offsets:
             fh.seek(at)
-            row = json.loads(fh.readline())
+            row = json_loads(fh.readline())
             row.setdefault("id", f"claim-{at}")
             rows.append(row)
     return rows

@@ -7,11 +7,12 @@ become one column per type; nested fields (compared_to, and any field a later ve
 
 from __future__ import annotations
 
+import contextlib
 import io
-import json
 from collections.abc import Iterable
 from typing import IO, Any
 
+from pipeline.fileio import json_text
 from pipeline.report.fmt import ENTITY_KEYS, is_number
 
 STRING = ("id", "doc", "lang", "sentence", "text", "kind", "unit", "counted", "bound", "ratio_reading",
@@ -19,6 +20,7 @@ STRING = ("id", "doc", "lang", "sentence", "text", "kind", "unit", "counted", "b
 INTS = ("start", "end")
 FLOATS = ("of_total", "low", "high")
 SPLIT = ("value", "official")  # number or text
+CONVERT_ROWS = 2_000
 SKIP = {"entities", "evidence", "compared_to", "display", *STRING, *INTS, *FLOATS, *SPLIT}
 
 
@@ -37,14 +39,12 @@ def _schema(extra: list[str]) -> Any:
     return pa.schema(fields)
 
 
-# one encoder for every cell: json.dumps with options builds a new one per call
-_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
 
 
 def _text(x: Any) -> str | None:
     if x is None:
         return None
-    return x if isinstance(x, str) else _ENCODE(x)
+    return x if isinstance(x, str) else json_text(x, sort_keys=True)
 
 
 def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
@@ -84,23 +84,89 @@ def extra_columns(keys: Iterable[str]) -> list[str]:
 def write_parquet(fh: IO[bytes], rows: Iterable[dict[str, Any]], extra: list[str], batch: int = 20_000) -> None:
     """Write the claims to `fh` in row groups of `batch`, so a corpus of any size is never held whole.
     `extra` must name every field of `rows` that extra_columns() keeps (found by a pass before)."""
-    pa, pq = _pyarrow()
-    schema = _schema(extra)
-    # From Python columns with an explicit schema: typed columns even when there are no claims at all.
-    names = schema.names
-    with pq.ParquetWriter(fh, schema, compression="zstd") as writer:
-        columns: dict[str, list[Any]] = {k: [] for k in names}
-        n = 0
+    stream = ParquetStream.available(extra, batch)
+    stream.open(fh)
+    for c in rows:
+        stream.add(c)
+    stream.close()
+
+
+class ParquetStream:
+    """claims.parquet written as the claims come, in row groups of `batch`: open, add each claim, close.
+
+    The columns are fixed when it opens (the typed ones and `extra`); a claim with a field beyond them
+    (a later version's) cannot be written, so from then on `complete` is False and the writer that asked for
+    the stream rebuilds the table from claims.jsonl with that field's column (write_parquet)."""
+
+    def __init__(self, extra: list[str], batch: int) -> None:
+        self.pa, self.pq = _pyarrow()
+        self.extra, self.batch = extra, batch
+        self.schema = _schema(extra)
+        self.names = self.schema.names
+        self.known = SKIP | set(extra)
+        self.complete = True
+        self._writer: Any = None
+        self._columns: dict[str, list[Any]] = {k: [] for k in self.names}
+        self._n = 0
+        # rows become Arrow batches a few thousand at a time, so that no long pause comes at the end
+        self._batches: list[Any] = []
+        self._rows = 0  # rows in _batches
+
+    @classmethod
+    def available(cls, extra: list[str] | None = None, batch: int = 20_000) -> ParquetStream:
+        """A stream; ImportError (saying what to install) without pyarrow."""
+        return cls(list(extra or []), batch)
+
+    def open(self, fh: IO[bytes]) -> None:
+        """Start the table in `fh`."""
+        self._writer = self.pq.ParquetWriter(fh, self.schema, compression="zstd")
+
+    def add(self, c: dict[str, Any]) -> None:
+        """One claim as a row."""
+        if not self.complete:
+            return
+        if not self.known.issuperset(c):
+            self.complete = False  # a field with no column: the table is rebuilt with it
+            return
+        row = claim_row(c, self.extra)
+        columns = self._columns
+        for k in self.names:
+            columns[k].append(row[k])
+        self._n += 1
+        if self._n >= CONVERT_ROWS:
+            self._convert()
+
+    def add_all(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Several claims."""
         for c in rows:
-            row = claim_row(c, extra)
-            for k in names:
-                columns[k].append(row[k])
-            n += 1
-            if n >= batch:
-                writer.write_table(pa.Table.from_pydict(columns, schema=schema))
-                columns, n = {k: [] for k in names}, 0
-        if n:
-            writer.write_table(pa.Table.from_pydict(columns, schema=schema))
+            self.add(c)
+
+    def _convert(self) -> None:
+        # from Python columns with an explicit schema: typed columns even when there are no claims at all
+        self._batches.append(self.pa.RecordBatch.from_pydict(self._columns, schema=self.schema))
+        self._rows += self._n
+        self._columns, self._n = {k: [] for k in self.names}, 0
+        if self._rows >= self.batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._batches:
+            self._writer.write_table(self.pa.Table.from_batches(self._batches, schema=self.schema))
+        self._batches, self._rows = [], 0
+
+    def close(self) -> None:
+        """Write the last row group and the file's footer."""
+        if self._n:
+            self._convert()
+        self._flush()
+        self._writer.close()
+
+    def abandon(self) -> None:
+        """Close the writer of a table that will not be kept (its file is being removed)."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):  # whatever the writer says now, the file is discarded
+                self._writer.close()
+            self._writer = None
 
 
 def claims_parquet(claims: list[dict[str, Any]]) -> bytes:

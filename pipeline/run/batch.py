@@ -16,41 +16,47 @@ write (an annotations folder given as --out is never written into).
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
-import io
 import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.fileio import (
+    atomic_write_bytes,
     atomic_write_text,
-    atomic_writers,
+    json_loads,
     jsonl_bytes,
     locked_dir,
     remove_stale_temps,
     writing_to,
 )
 from pipeline.ingest.read import ARTICLE_SUFFIXES, META_SUFFIX, OutsideLink, doc_id, find_articles, printable
-from pipeline.reconcile.conflicts import ConflictFinder
-from pipeline.records import CLAIM_FIELDS, ENTITY_TYPES, ArticleError, ArticleResult
+from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
 from pipeline.run import current, outdir
+from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row, write_outputs: this module's API too
+    CSV_COLUMNS,
+    OUTPUT_FILES,
+    PARQUET_FILE,
+    MergedOutputs,
+    OrderedMerge,
+    claim_lines,
+    csv_cell,
+    csv_row,
+    write_outputs,
+)
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
-from pipeline.run.worker import end_of_articles, warm_up
+from pipeline.run.worker import end_of_articles, tune_worker, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
-OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl", "articles.jsonl")
-# claims.csv: the claim's fields in claims.jsonl's order, its entities one column per type
-CSV_COLUMNS = [c for f in CLAIM_FIELDS for c in ([f"entity_{t}" for t in ENTITY_TYPES] if f == "entities" else [f])]
 # Failures that say nothing lasting about the article (the machine was busy, memory ran out): they are
 # reported but not stored as parts, so the next run tries the article again.
 TRANSIENT = ("timeout", "crashed")
@@ -73,6 +79,8 @@ class BatchSummary:
     # that were not stored, such as a timeout), and whether they were current already, so nothing was merged
     outputs_key: str = ""
     unchanged: bool = False
+    # whether the merge wrote claims.parquet beside the other outputs (the report then need not)
+    parquet: bool = False
 
     @property
     def ok(self) -> bool:
@@ -117,21 +125,21 @@ def _hash_file(path: Path, h) -> None:  # noqa: ANN001 - a hashlib object
             h.update(block)
 
 
-def _part_text(part: dict) -> str:
+def _part_text(part: dict) -> bytes:
     """A part as stored: its header line, then its claims.jsonl lines, then its claims.csv lines."""
-    lines = part.get("lines") or _claim_lines(part.get("claims") or [])
+    lines = part.get("lines") or claim_lines(part.get("claims") or [])
     header = {k: v for k, v in part.items() if k not in ("claims", "lines")}
     body = lines["jsonl"] + lines["csv"]
     # the body's size lets a rerun tell a whole part from a cut one without parsing its claims
-    header.update(claims=lines["jsonl"].count("\n"), csv=lines["csv"].count("\n"), bytes=len(body.encode("utf-8")))
-    return json.dumps(header, ensure_ascii=False) + "\n" + body
+    header.update(claims=lines["jsonl"].count(b"\n"), csv=lines["csv"].count(b"\n"), bytes=len(body))
+    return jsonl_bytes([header]) + body
 
 
 def _read_header(path: Path) -> dict | None:
     """A part's header line, when the part is whole (its body as long as the header says), or None."""
     try:
         with open(path, "rb") as fh:
-            header = json.loads(fh.readline())
+            header = json_loads(fh.readline())
             if not isinstance(header, dict) or os.fstat(fh.fileno()).st_size - fh.tell() != header.get("bytes"):
                 return None
     except (OSError, ValueError):
@@ -142,23 +150,24 @@ def _read_header(path: Path) -> dict | None:
 def _read_part(path: Path) -> dict | None:
     """A stored part with its claims (parsed) and their lines, or None when it is missing or damaged."""
     try:
-        head_bytes, _, raw = path.read_bytes().partition(b"\n")
-        part = json.loads(head_bytes)
+        head_bytes, _, body = path.read_bytes().partition(b"\n")
+        part = json_loads(head_bytes)
         if not isinstance(part, dict):
             return None
         n, n_csv, size = int(part.pop("claims")), int(part.pop("csv")), part.pop("bytes")
-        if len(raw) != size:
+        if len(body) != size:
             return None  # cut short or grown: not the part that was written
-        body = raw.decode("utf-8")
-        cut = 0
+        # lines end in \n only (JSON escapes it inside strings; U+2028 or U+0085 in a string end no line)
+        claims, cut = [], 0
         for _ in range(n):
-            cut = body.index("\n", cut) + 1
+            end = body.index(b"\n", cut) + 1
+            claims.append(json_loads(body[cut:end]))
+            cut = end
         jsonl, csv_text = body[:cut], body[cut:]
-        claims = [json.loads(line) for line in jsonl.splitlines()]
     except (OSError, ValueError, KeyError, TypeError):
         # missing, an older version's, or damaged by a crash outside our atomic writes: redo the article
         return None
-    if csv_text.count("\n") != n_csv or not all(isinstance(c, dict) for c in claims):
+    if csv_text.count(b"\n") != n_csv or not all(isinstance(c, dict) for c in claims):
         return None
     part.update(claims=claims, lines={"jsonl": jsonl, "csv": csv_text})
     return part
@@ -184,18 +193,14 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
     }
 
 
-def _work(args: tuple[str, str, Settings, str, str]) -> str:
+def _work(args: tuple[str, str, Settings, str, str]) -> bytes:
     """One article, in a worker: its part, already serialized, so the conversion runs in the workers in
-    parallel and only a string comes back to the parent."""
+    parallel and only its bytes come back to the parent."""
     path, root, settings, digest, version = args
     result = process_path(Path(path), Path(root), settings)
     # its lines of claims.jsonl and claims.csv, rendered here, so that the merge, which runs alone, only
     # copies them
     return _part_text(_result_to_part(result, digest, version))
-
-
-def _claim_lines(rows: list[dict]) -> dict[str, str]:
-    return {"jsonl": jsonl_bytes(rows).decode("utf-8"), "csv": _csv_text(csv_row(r) for r in rows).decode("utf-8")}
 
 
 def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, workers: int = 1,
@@ -241,7 +246,7 @@ def report_run(out_dir: Path, input_dir: Path, settings: Settings, summary: Batc
         return []
     current.forget(out_dir, "report")
     written = write_reports(out_dir, input_dir, per_page=settings.report_page_articles, workers=workers,
-                            progress=progress, index=summary.index)
+                            progress=progress, index=summary.index, parquet=not summary.parquet)
     if summary.outputs_key:
         current.mark(out_dir, "report", key, written)
     return written
@@ -266,10 +271,6 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
                                follow_symlinks=settings.follow_symlinks))
     summary = BatchSummary(articles=len(paths), out_dir=str(out_dir))
     docs = [doc_id(p, input_dir) for p in paths]
-    # Only what a part file does not hold stays in memory: the results of articles that failed for a
-    # passing reason (not stored, so that the next run retries them).  The merge reads the parts back one
-    # at a time, so memory does not grow with the corpus.
-    unstored: dict[str, dict] = {}
     todo: list[tuple[Path, str, str]] = []
     digests: list[str] = []
     for path, doc in zip(paths, docs, strict=True):
@@ -279,36 +280,48 @@ def _run_locked(input_dir: Path, out_dir: Path, settings: Settings, workers: int
             summary.reused += 1
         else:
             todo.append((path, doc, digest))
-    done = summary.reused
     if progress:
-        progress(done, len(paths), "")
-
-    def record(result: ArticleResult | str, doc: str, digest: str) -> None:
-        """Store an article's result: a part a worker serialized, or a result to convert here."""
-        nonlocal done
-        if isinstance(result, str):
-            atomic_write_text(_part_path(out_dir, doc), result)
-        elif result.error and result.error.error in TRANSIENT:
-            unstored[doc] = _result_to_part(result, digest, version)
-        else:
-            atomic_write_text(_part_path(out_dir, doc), _part_text(_result_to_part(result, digest, version)))
-        done += 1
-        if progress:
-            progress(done, len(paths), doc)
-
-    if todo:
-        try:
-            _dispatch(todo, input_dir, settings, workers, record, summary, version, engine, scheduler)
-        finally:
-            end_of_articles()
-    summary.processed = len(todo)
+        progress(summary.reused, len(paths), "")
     extra = _walk_error_rows(walk_errors, input_dir)
-
-    def merging() -> None:
+    merge_key = current.make_key("merge", version, list(zip(docs, digests, strict=True)), extra)
+    keep = {_part_path(out_dir, d).name for d in docs}
+    # every part stored before and the outputs of that merge untouched: they are current
+    if not todo and (state := current.current(out_dir, "merge", merge_key)) is not None:
+        _unchanged(summary, merge_key, state)
+        _prune_parts(out_dir, keep)
+        return summary
+    current.forget(out_dir, "merge")
+    merge = _Merge(out_dir, docs, summary, todo)
+    with MergedOutputs(out_dir, summary, parquet=True) as outputs:
+        merge.start(outputs)
+        if todo:
+            try:
+                _dispatch(todo, input_dir, settings, workers, merge.record(version, progress, len(paths)),
+                          summary, version, engine, scheduler)
+            finally:
+                end_of_articles()
         if progress:
-            progress(done, len(paths), "merging the results")
+            progress(len(paths), len(paths), "merging the results")
+        merge.order.finish()
+        summary.index = outputs.close(extra)
+    summary.processed = len(todo)
+    summary.parquet = outputs.parquet_written
+    _prune_parts(out_dir, keep)
+    if not merge.unstored and not merge.lost:  # outputs made of stored parts only: a rerun may keep them
+        summary.outputs_key = merge_key
+        files = [out_dir / n for n in (*OUTPUT_FILES, *((PARQUET_FILE,) if summary.parquet else ()))]
+        current.mark(out_dir, "merge", merge_key, files,
+                     {"claims": summary.claims, "errors": summary.errors, "succeeded": summary.succeeded,
+                      "error_docs": summary.error_docs, "parquet": summary.parquet})
+    return summary
 
-    return _merge(out_dir, docs, digests, unstored, extra, version, summary, fresh=bool(todo), merging=merging)
+
+def _unchanged(summary: BatchSummary, merge_key: str, state: dict) -> None:
+    summary.unchanged, summary.outputs_key = True, merge_key
+    summary.claims, summary.errors = int(state.get("claims", 0)), int(state.get("errors", 0))
+    summary.succeeded = int(state.get("succeeded", 0))
+    summary.error_docs = [str(d) for d in state.get("error_docs", [])]
+    summary.parquet = bool(state.get("parquet"))
 
 
 def _walk_error_rows(walk_errors: list[OSError], input_dir: Path) -> list[dict[str, str]]:
@@ -320,45 +333,59 @@ def _walk_error_rows(walk_errors: list[OSError], input_dir: Path) -> list[dict[s
             for exc in walk_errors]
 
 
-def _merge(out_dir: Path, docs: list[str], digests: list[str], unstored: dict[str, dict], extra: list[dict],
-           version: str, summary: BatchSummary, fresh: bool, merging: Callable[[], None]) -> BatchSummary:
-    """The merged outputs of the articles' parts, unless the ones in OUT_DIR were made of exactly these
-    (`fresh`: some article was processed in this run, so they cannot be)."""
-    # The merged outputs are made of exactly these parts (and walk errors): when all were stored before and
-    # the outputs of that merge are untouched, they are current.
-    merge_key = current.make_key("merge", version, list(zip(docs, digests, strict=True)), extra)
-    keep = {_part_path(out_dir, d).name for d in docs}
-    if not fresh and (state := current.current(out_dir, "merge", merge_key)) is not None:
-        summary.unchanged, summary.outputs_key = True, merge_key
-        summary.claims, summary.errors = int(state.get("claims", 0)), int(state.get("errors", 0))
-        summary.succeeded = int(state.get("succeeded", 0))
-        summary.error_docs = [str(d) for d in state.get("error_docs", [])]
-        _prune_parts(out_dir, keep)
-        return summary
-    lost: list[str] = []
+class _Merge:
+    """The merge of one run, fed as the articles finish (merge.py): each result is stored as its part, then
+    merged once every article before it is.  Only what a part file does not hold stays in memory: the
+    results of articles that failed for a passing reason (not stored, so that the next run retries them);
+    the others are read back from their parts as their turn comes, so memory does not grow with the corpus
+    and the outputs are made of exactly the parts on disk."""
 
-    def parts() -> Iterator[dict]:
-        for doc in docs:
-            if doc in unstored:
-                yield unstored[doc]
-                continue
-            # checked (or written) in this run, while the lock keeps other runs out
-            part = _read_part(_part_path(out_dir, doc))
-            if part is None or part.get("doc") != doc:
-                lost.append(doc)
-                part = _lost_part(doc)
-            yield part
+    def __init__(self, out_dir: Path, docs: list[str], summary: BatchSummary,
+                 todo: list[tuple[Path, str, str]]) -> None:
+        self.out_dir, self.docs, self.summary = out_dir, docs, summary
+        self.position = {doc: i for i, doc in enumerate(docs)}
+        self.waiting = {self.position[doc] for _, doc, _ in todo}
+        self.unstored: dict[str, dict] = {}
+        self.lost: list[str] = []
+        self.order: OrderedMerge
 
-    merging()
-    current.forget(out_dir, "merge")
-    summary.index = write_outputs(out_dir, parts(), summary, extra_errors=extra)
-    _prune_parts(out_dir, keep)
-    if not unstored and not lost:  # outputs made of stored parts only: a rerun may keep them
-        summary.outputs_key = merge_key
-        current.mark(out_dir, "merge", merge_key, [out_dir / n for n in OUTPUT_FILES],
-                     {"claims": summary.claims, "errors": summary.errors, "succeeded": summary.succeeded,
-                      "error_docs": summary.error_docs})
-    return summary
+    def start(self, outputs: MergedOutputs) -> None:
+        """Begin with the parts stored before (merged as their turn comes)."""
+        self.order = OrderedMerge(outputs, len(self.docs), self.read,
+                                  stored=[i for i in range(len(self.docs)) if i not in self.waiting])
+
+    def read(self, i: int) -> dict:
+        """Article i's part, as stored (or held); a part that cannot be read back is reported as lost."""
+        doc = self.docs[i]
+        if doc in self.unstored:
+            return self.unstored[doc]
+        # checked (or written) in this run, while the lock keeps other runs out
+        part = _read_part(_part_path(self.out_dir, doc))
+        if part is None or part.get("doc") != doc:
+            self.lost.append(doc)
+            part = _lost_part(doc)
+        return part
+
+    def record(self, version: str, progress: Callable[[int, int, str], None] | None, total: int
+               ) -> Callable[[ArticleResult | bytes, str, str], None]:
+        """The callback that stores an article's result (a part a worker serialized, or a result to convert
+        here) and merges what it can."""
+        done = self.summary.reused
+
+        def record(result: ArticleResult | bytes, doc: str, digest: str) -> None:
+            nonlocal done
+            if isinstance(result, bytes):
+                atomic_write_bytes(_part_path(self.out_dir, doc), result)
+            elif result.error and result.error.error in TRANSIENT:
+                self.unstored[doc] = _result_to_part(result, digest, version)
+            else:
+                atomic_write_bytes(_part_path(self.out_dir, doc), _part_text(_result_to_part(result, digest, version)))
+            done += 1
+            if progress:
+                progress(done, total, doc)
+            self.order.ready(self.position[doc])
+
+        return record
 
 
 def _lost_part(doc: str) -> dict:
@@ -370,7 +397,7 @@ def _lost_part(doc: str) -> dict:
 
 
 def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Settings, workers: int,
-              record: Callable[[ArticleResult | str, str, str], None], summary: BatchSummary, version: str,
+              record: Callable[[ArticleResult | bytes, str, str], None], summary: BatchSummary, version: str,
               engine: str = "local", scheduler: str | None = None) -> None:
     """Run the articles to do, each in a worker with the time limit; article_timeout <= 0 runs them in
     this process without a limit (for debugging and profiling)."""
@@ -394,6 +421,9 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
     warm = None
     if uses_fork():
         warm_up(settings)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
+        # a worker tunes its own gc; this process merges while they work, and its garbage must not wait
+        warm = tune_worker
+        end_of_articles()
     else:
         warm = functools.partial(warm_up, settings)
     timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
@@ -424,89 +454,3 @@ def _prune_parts(out_dir: Path, keep: set[str]) -> None:
                 path.unlink()
             except OSError:
                 pass
-
-
-def write_outputs(out_dir: Path, parts: Iterable[dict], summary: BatchSummary,
-                  extra_errors: Iterable[dict] = ()) -> CorpusIndex:
-    """claims.jsonl, claims.csv, errors.jsonl, conflicts.jsonl and articles.jsonl from the parts, in their
-    order.  Claims are written as each part is read, and only a compact record per wording of a fact is kept
-    for the conflicts; all the files are staged and renamed together, so a crash leaves the previous set.
-    Returns the index of the claims and conflicts written, the one the report would read from them."""
-    finder = ConflictFinder()
-    index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
-    at = 0  # bytes of claims.jsonl written so far
-    with atomic_writers([out_dir / n for n in OUTPUT_FILES]) as handles:
-        jsonl, csv_out, errors, conflicts, articles = (handles[out_dir / n] for n in OUTPUT_FILES)
-        csv_out.write(_csv_text([CSV_COLUMNS]))
-        for part in parts:
-            if part.get("error"):
-                errors.write(jsonl_bytes([part["error"]]))
-                summary.errors += 1
-                summary.error_docs.append(part["doc"])
-            else:
-                summary.succeeded += 1
-            # a part holds claims as the contract writes them (its version is this run's), and, written
-            # by a worker, their lines in the two files
-            rows = part.get("claims") or []
-            for row in rows:
-                finder.add_row(row)
-            lines = part.get("lines")
-            if not (isinstance(lines, dict) and isinstance(lines.get("jsonl"), str)
-                    and isinstance(lines.get("csv"), str) and lines["jsonl"].count("\n") == len(rows)):
-                lines = _claim_lines(rows)
-            data = lines["jsonl"].encode("utf-8")
-            jsonl.write(data)
-            line_at = 0
-            for row in rows:  # one line each: JSON escapes the newlines inside strings
-                index.add_claim(row, at + line_at)
-                line_at = data.index(b"\n", line_at) + 1
-            at += len(data)
-            csv_out.write(lines["csv"].encode("utf-8"))
-            summary.claims += len(rows)
-            # one line per article: what dated it ("last December", the round), and how many claims it gave
-            dated: dict = part["dated"] if isinstance(part.get("dated"), dict) else {}
-            articles.write(jsonl_bytes([{"doc": part["doc"], "lang": part.get("lang"), "claims": len(rows),
-                                         "error": bool(part.get("error")), "date": dated.get("date"),
-                                         "date_source": dated.get("source"), "date_line": dated.get("line"),
-                                         "problems": part.get("problems") or []}]))
-        for e in extra_errors:
-            errors.write(jsonl_bytes([e]))
-            summary.errors += 1
-        at = 0
-        for record in finder.conflicts():
-            data = jsonl_bytes([record])
-            index.add_conflict(record, at)
-            conflicts.write(data)
-            at += len(data)
-    index.finish()
-    return index
-
-
-def csv_row(r: dict) -> list:
-    """One claims.csv row: entities as one column per type, evidence joined, compared_to, frame and
-    alternatives as JSON."""
-    flat = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to", "frame", "alternatives")}
-    for key, value in (r.get("entities") or {}).items():
-        flat[f"entity_{key}"] = value
-    flat["evidence"] = " ".join(r.get("evidence") or [])
-    for key in ("compared_to", "frame", "alternatives"):
-        flat[key] = json.dumps(r[key], ensure_ascii=False) if r.get(key) else ""
-    return ["" if flat.get(k) is None else csv_cell(flat[k]) for k in CSV_COLUMNS]
-
-
-# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): such text
-# gets a leading apostrophe in claims.csv; claims.jsonl keeps the text as it was.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value):
-    """A value as claims.csv writes it: text a spreadsheet would run gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def _csv_text(rows: Iterable[list]) -> bytes:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    return buf.getvalue().encode("utf-8")

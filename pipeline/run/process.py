@@ -74,7 +74,7 @@ class Pipeline:
     def official(self) -> OfficialResults:
         """The official tables (shipped, or --official): a broken table stops the run here, before any
         verdict could rest on it."""
-        return OfficialResults(self.settings.official).with_families(self.kb.generations())
+        return OfficialResults.shared(self.settings.official).with_families(self.kb.generations())
 
     def analyse(self, article: Article) -> tuple[Segmented, list[Claim]]:
         """Segment, extract and link one article."""

@@ -32,6 +32,12 @@ def warm_up(settings: Settings) -> None:
     get_pipeline(settings).process(Article(doc="<warm-up>", text=_WARM_TEXT))
     gc.collect()
     gc.freeze()
+    tune_worker()
+
+
+def tune_worker() -> None:
+    """A worker's gc thresholds: what a worker forked from a warmed-up parent sets for itself, so that the
+    parent can go back to its own while it merges."""
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
 
 

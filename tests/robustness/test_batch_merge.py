@@ -98,7 +98,7 @@ def test_a_crash_during_the_merge_leaves_the_previous_outputs(corpus: Path, tmp_
     def boom(self, row: dict) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(batch.ConflictFinder, "add_row", boom)
+    monkeypatch.setattr(ConflictFinder, "add_row", boom)
     current.forget(out, "merge")  # else the rerun finds its outputs current and does not merge
     with pytest.raises(OSError, match="disk full"):
         run_batch(corpus, out, Settings())
