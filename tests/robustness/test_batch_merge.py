@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 
@@ -136,3 +137,85 @@ def test_a_damaged_or_older_part_is_redone_not_merged(corpus: Path, tmp_path: Pa
     again = run_batch(corpus, out, Settings())
     assert again.processed == 1 and again.errors == 0
     assert {n: (out / n).read_bytes() for n in first} == first
+
+
+# --- the merge beside the workers: parts merged in the articles' order whatever order they finish in
+
+class _Outputs:
+    def __init__(self) -> None:
+        self.added: list[int] = []
+
+    def add(self, part: dict) -> None:
+        self.added.append(part["n"])
+
+
+@pytest.mark.parametrize("finish_order, stored", [
+    ([0, 1, 2, 3], []),        # in order
+    ([3, 2, 1, 0], []),        # backwards: nothing merges until the first is in
+    ([1, 0, 3, 2], []),        # pairs swapped (two workers)
+    ([2, 0], [1, 3]),          # parts kept from an earlier run fill the gaps
+    ([], [0, 1, 2, 3]),        # all kept: merged when finish() is called
+])
+def test_parts_are_merged_in_the_articles_order(finish_order: list[int], stored: list[int]):
+    from pipeline.run.merge import OrderedMerge
+
+    out = _Outputs()
+    order = OrderedMerge(out, 4, lambda i: {"n": i}, stored=stored)  # type: ignore[arg-type]
+    for i in finish_order:
+        order.ready(i)
+        assert out.added == list(range(len(out.added)))  # never one out of turn
+    order.finish()
+    assert out.added == [0, 1, 2, 3]
+
+
+def test_a_merge_that_still_waits_for_an_article_when_the_run_ends_says_so():
+    from pipeline.run.merge import OrderedMerge
+
+    order = OrderedMerge(_Outputs(), 3, lambda i: {"n": i})  # type: ignore[arg-type]
+    order.ready(0)
+    order.ready(2)
+    with pytest.raises(RuntimeError, match="article 2 of 3"):
+        order.finish()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Line\u2028separator inside a sentence: 4096 chips.",   # splitlines() cuts here, JSON does not escape it
+    "Next\u0085line and \x1cfile separator: 2.7 times.",
+    "Paragraph\u2029separator: 23 seconds.",
+])
+def test_a_part_whose_claims_hold_unicode_line_breaks_reads_back_whole(sentence: str, tmp_path: Path):
+    claim = {"id": "c1", "doc": "a.txt", "sentence": sentence, "text": "4096", "kind": "count", "value": 4096}
+    part = {"doc": "a.txt", "file_sha256": "x", "version": "v", "lang": "en", "dated": None, "problems": [],
+            "error": None, "claims": [claim, dict(claim, id="c2")]}
+    path = tmp_path / "a.part"
+    path.write_bytes(batch._part_text(part))
+    back = batch._read_part(path)
+    assert back is not None and [c["sentence"] for c in back["claims"]] == [sentence, sentence]
+
+
+def test_claims_parquet_written_by_the_merge_equals_the_one_the_report_builds(clean_run: Path, tmp_path: Path):
+    import pandas as pd
+
+    from pipeline.report.table import claims_parquet
+
+    merged = pd.read_parquet(clean_run / "claims.parquet")
+    rebuilt = pd.read_parquet(io.BytesIO(claims_parquet(read_jsonl(clean_run / "claims.jsonl"))))
+    assert len(merged) > 0 and merged.equals(rebuilt)
+
+
+def test_a_claim_with_a_field_the_table_lacks_has_the_parquet_rebuilt_with_its_column(tmp_path: Path):
+    import pyarrow.parquet as pq
+
+    from pipeline.report.table import ParquetStream, extra_columns, write_parquet
+
+    rows = [{"id": "a", "kind": "count", "value": 1}, {"id": "b", "kind": "count", "value": 2, "later_field": [1]}]
+    stream = ParquetStream.available([])
+    with open(tmp_path / "s.parquet", "wb") as fh:
+        stream.open(fh)
+        stream.add_all(rows)
+        stream.close()
+    assert not stream.complete  # the caller rebuilds it
+    with open(tmp_path / "r.parquet", "wb") as fh:
+        write_parquet(fh, rows, extra_columns(k for r in rows for k in r))
+    table = pq.read_table(tmp_path / "r.parquet")
+    assert table.num_rows == 2 and table.column("later_field").to_pylist() == [None, "[1]"]
