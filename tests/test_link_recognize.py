@@ -108,3 +108,20 @@ def test_the_tokenizer_finds_cjk_suffixes_as_spacys_suffix_regex_does(text: str)
     plain = Tokenizer(fast.vocab, rules={}, prefix_search=fast.prefix_search, suffix_search=suffixes.search,
                       infix_finditer=fast.infix_finditer, url_match=None)
     assert [t.text for t in fast(text)] == [t.text for t in plain(text)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "谷歌的 4096 块 TPU v3 在 BERT 上用时 23 秒。",
+    "NVIDIA's DGX SuperPOD trained ResNet-50 in 28 seconds, compared with 1.1 minutes last year.",
+    "相比上一轮，华为昇腾 910 在 MLPerf Training v1.0 中快了 2.7 倍。",
+])
+def test_a_sentence_met_again_elsewhere_gets_the_mentions_a_fresh_analysis_gives(sentence: str):
+    from pipeline.link.kb import load_kb
+    from pipeline.link.recognize import Recognizer
+
+    fresh = Recognizer(load_kb())
+    seen = Recognizer(load_kb())
+    seen.analyze(sentence, 7)  # first met at offset 7 (another article), then here at 1,234
+    assert seen.analyze(sentence, 1234) == fresh.analyze(sentence, 1234)
+    assert seen.analyze(sentence, 0) == fresh.analyze(sentence, 0)
+    assert fresh.analyze(sentence, 1234).mentions  # the table's sentences name something

@@ -174,6 +174,7 @@ class Recognizer:
         self.kb = kb
         self.rules = kb.linking
         self._memo: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
+        self._by_text: OrderedDict[str, Analysis] = OrderedDict()  # at offset 0
         self.nlp = _blank_nlp()
         from spacy.attrs import IDX, LENGTH
 
@@ -228,16 +229,22 @@ class Recognizer:
     # ------------------------------------------------------------------------------------------ matching
 
     def analyze(self, text: str, offset: int = 0) -> Analysis:
-        """Cached: linking and reconciliation both ask about every sentence, and spaCy is the cost."""
+        """Cached: linking and reconciliation both ask about every sentence, and spaCy is the cost.  A
+        sentence met again elsewhere (a repost, a syndicated paragraph, boilerplate) is analysed once and
+        its mentions moved to where it stands now."""
         key = (text, offset)
         hit = self._memo.get(key)
         if hit is not None:
             self._memo.move_to_end(key)
             return hit
-        result = self._analyze(text, offset)
-        self._memo[key] = result
-        if len(self._memo) > 4096:
-            self._memo.popitem(last=False)
+        here = self._by_text.get(text)
+        if here is None:
+            here = self._analyze(text, 0)
+            _remember(self._by_text, text, here)
+        else:
+            self._by_text.move_to_end(text)
+        result = _shift(here, offset) if offset else here
+        _remember(self._memo, key, result)
         return result
 
     def _analyze(self, text: str, offset: int) -> Analysis:
@@ -342,6 +349,22 @@ class Recognizer:
                 taken.setdefault(k, []).append((cs, ce, kinds))
             out.append(Cue(self._cue_keyset[label], cs + offset, ce + offset, text[cs:ce]))
         return tuple(sorted(out, key=lambda c: c.start))
+
+
+MEMO_SIZE = 4096
+
+
+def _remember(memo: OrderedDict, key: Any, value: Analysis) -> None:
+    memo[key] = value
+    if len(memo) > MEMO_SIZE:
+        memo.popitem(last=False)
+
+
+def _shift(a: Analysis, offset: int) -> Analysis:
+    """An analysis of a text at offset 0 moved to where the text starts."""
+    return Analysis(tuple(Mention(m.type, m.id, m.start + offset, m.end + offset, m.text, m.confidence, m.how,
+                                  m.family) for m in a.mentions),
+                    tuple(Cue(c.keys, c.start + offset, c.end + offset, c.text) for c in a.cues))
 
 
 # token patterns by their first token, then by their length: first token -> {n tokens: {tokens: payloads}}
