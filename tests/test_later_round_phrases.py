@@ -459,3 +459,19 @@ def test_a_range_of_ratios_is_one_range(text, wording, verdict):
 ])
 def test_a_ratio_after_a_time_compares_times(text, wording, verdict):
     assert _claim(text, "2020-07-30", wording).verdict == verdict
+
+
+# A time said of some of the round's workloads, none named ("a class of models", 部分模型): the nearest of
+# the round's fastest times (the subject's, when there is one) supports it when it fits, and refutes nothing
+# when none does.  "The models", unquantified, may be all of them: no such reading.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("Several of the benchmarks now finish in under a minute.", "2020-07-29", "in under a minute", "supported"),
+    ("一些模型的训练时间已经缩短到 30 秒以内。", "2020-07-29", "30 秒以内", "supported"),
+    ("NVIDIA says some of its models now train in under a minute.", "2020-07-29", "in under a minute", "supported"),
+    ("Some workloads still take about four hours to train.", "2020-07-29", "about four hours", "unverifiable"),
+    ("部分测试的训练时间仍超过一小时。", "2019-07-11", "超过一小时", "unverifiable"),
+    ("Google trained the models in about two minutes.", "2020-07-29", "about two minutes", "unverifiable"),
+])
+def test_a_time_of_some_unnamed_workloads_is_borne_out_never_refuted(text, date, wording, verdict):
+    c = _claim(text, date, wording)
+    assert c.verdict == verdict

@@ -43,9 +43,35 @@ def train_time(claim: Claim, ctx: ArticleContext) -> Fact | None:
         # one machine of a product ("单台DGX-2H", "On one DGX A100 with eight GPUs"): no larger cluster of it
         strict = bool(chips) and _single_machine(claim, ctx)
         return _one_result(claim, ctx, e.benchmark, rnd, chips, bool(explicit), strict)
+    if not benches and has_cue(ctx, claim, "some_workloads"):
+        return _some_workload(claim, ctx, rnd)
     if claim.bound == "upper" and org_of(claim, ctx):
         return _all_within(claim, ctx, benches, rnd, chips)
     return None
+
+
+def _some_workload(claim: Claim, ctx: ArticleContext, rnd: str) -> Fact | None:
+    """"A class of models can now be trained in around a minute", "部分模型的训练时间已不到两分钟": a time said
+    of some of the round's benchmarks, none named.  The nearest of the round's fastest times (the subject's,
+    when the sentence has one) is the reading: it supports the claim when it fits, and refutes nothing when
+    it does not (the words do not say which benchmarks they mean)."""
+    org = org_of(claim, ctx)
+    best: list[tuple[float, str, str]] = []
+    for bench in ctx.official.benchmarks(rnd):
+        found = fastest_time(ctx, org, claim.entities.accelerator, bench, rnd)
+        if found is not None:
+            best.append((found[0], found[1], bench))
+    if not best or claim.value is None:
+        return None
+    lo = claim.low if claim.low is not None else -math.inf
+    hi = claim.high if claim.high is not None else math.inf
+    target = float(claim.value)
+    secs, ev, bench = min(best, key=lambda b: (not lo <= b[0] <= hi, abs(b[0] - target)))
+    who = f" by {ctx.name('org', org)}" if org else ""
+    label = (f"the fastest {ctx.name('benchmark', bench)} time of {round_name(ctx.kb, rnd)}{who} "
+             f"({secs / 60:.2f} min), the nearest of the fastest times of {len(best)} benchmarks")
+    return Fact(secs, secs, secs, (ev,), label, complete=False,
+                open_why="its words name none of the round's benchmarks, so no one time refutes it")
 
 
 def fastest_result(claim: Claim, ctx: ArticleContext) -> Fact | None:
