@@ -475,3 +475,40 @@ def test_a_ratio_after_a_time_compares_times(text, wording, verdict):
 def test_a_time_of_some_unnamed_workloads_is_borne_out_never_refuted(text, date, wording, verdict):
     c = _claim(text, date, wording)
     assert c.verdict == verdict
+
+
+# A chip classifier before a machine noun describes the machine by its chips ("8 卡服务器" is an 8-card
+# server, not 8 servers): the count is of the cards.
+@pytest.mark.parametrize("text, date, wording, official", [
+    ("在 8 卡服务器这一组里，浪潮 NF5688M6 训练 SSD 只用了 8.3 分钟。", "2021-06-30", "8 卡", 8),
+    ("戴尔的 4 卡服务器训练 ResNet-50 用时约 51 分钟。", "2021-06-30", "4 卡", 4),
+])
+def test_a_machine_named_after_its_cards_counts_the_cards(text, date, wording, official):
+    c = _claim(text, date, wording)
+    assert (c.counted, c.verdict, c.official) == ("gpu", "supported", official)
+
+
+# A machine classifier (台) before a name that holds a chip's name ("ND96amsr A100 v4 虚拟机") counts the
+# machines: the chip's name is part of the machine's.
+@pytest.mark.parametrize("text, date, wording", [
+    ("微软派出 16 台 ND96amsr A100 v4 虚拟机训练 BERT，用时约 1.9 分钟。", "2022-11-09", "16 台"),
+    ("Azure 的 8 台 NDm A100 v4 虚拟机参加了本轮测试。", "2022-11-09", "8 台"),
+])
+def test_machines_named_with_a_chip_are_counted_as_machines(text, date, wording):
+    c = _claim(text, date, wording)
+    assert (c.counted, c.verdict) == ("host", "supported")
+
+
+# A processor that trains on its own is counted as CPUs: those are its chips (the results' accelerator
+# count), while its servers are hosts.
+@pytest.mark.parametrize("text, date, wording, metric, official", [
+    ("Intel's 32 Sapphire Rapids CPUs trained BERT in under 48 minutes.", "2023-06-27", "32 Sapphire Rapids CPUs",
+     "chip_count", 32),
+    ("Intel trained ResNet-50 on 8 Cooper Lake CPUs.", "2020-07-29", "8 Cooper Lake CPUs", "chip_count", 8),
+    ("Intel's 16 Sapphire Rapids servers trained BERT in under 48 minutes.", "2023-06-27",
+     "16 Sapphire Rapids servers", "host_count", 16),
+    ("英特尔用 32 颗第四代至强可扩展处理器训练 BERT，耗时不到 48 分钟。", "2023-06-27", "32 颗", "chip_count", 32),
+])
+def test_cpus_that_train_are_counted_as_chips(text, date, wording, metric, official):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict, c.official) == (metric, "supported", official)

@@ -15,6 +15,11 @@ from pipeline.lang.loader import Language, Unit
 PUNCT_STOP = set("，。、；：！？,;:!?()（）「」“”\"\n")
 
 
+# what a count's noun may name that is a whole machine (canonical counted values, not words): after a
+# classifier of chips, such a noun is the machine the chips make up
+MACHINES = ("system", "host")
+
+
 @dataclass(frozen=True)
 class Quantity:
     kind: str
@@ -260,12 +265,16 @@ class Reader:
                 noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
             allowed = lang.classifier_counts.get(cls)
             joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
-            if noun and allowed and noun not in allowed and (noun == "system" or joined):
-                # "8卡的DGX-1": the cards are counted, the machine named after them is not
+            if noun and allowed and noun not in allowed and (noun in MACHINES or joined):
+                # "8卡的DGX-1", "8卡服务器": the cards are counted, the machine named after them is not
                 return Quantity("count", "count", 1.0, q, counted=allowed[0],
                                 inner_bound=inner[0] if inner else None, classifier=cls)
             # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
             end = nend if noun and not self.text[q:nstart].strip() else q
+            if noun and allowed and noun not in allowed and allowed[0] in MACHINES and self.text[q:nstart].strip():
+                # "16台ND96amsr A100 v4虚拟机": a chip's name inside a machine's name after a classifier of
+                # machines is the machine's; the count is of machines ("2000 颗輝達 A100 GPU" still counts GPUs)
+                noun = allowed[0]
             if noun is None:
                 allowed = lang.classifier_counts.get(cls)
                 noun = self.noun_before(num.start, q, allowed)

@@ -469,9 +469,12 @@ class _Article:
 
     def _counted_by_name(self, st: _Sent, claim: Claim) -> Claim:
         """"3072 块 H100", "768 H100s": a count whose noun is an accelerator's name counts that accelerator
-        (GPUs for a GPU family, else chips), which the extractor, knowing no names, left as "other"."""
-        if claim.kind != "count" or claim.counted != "other":
+        (GPUs for a GPU family, else chips), which the extractor, knowing no names, left as "other".  A
+        processor counted with the words for hosts ("32 Sapphire Rapids CPUs") is counted as its chips."""
+        if claim.kind != "count" or claim.counted not in ("other", "host"):
             return claim
+        if claim.counted == "host":
+            return self._cpu_chips(st, claim)
         text = st.s.text
         for m in st.mentions:
             # the name right after the number, or inside the claim's span ("768 H100s")
@@ -481,6 +484,17 @@ class _Article:
             near = inside or (m.start >= claim.end and len(gap) <= 2 and not gap.strip())
             if m.type == "accelerator" and m.how in ("alias", "cased", "generic") and near:
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
+        return claim
+
+    def _cpu_chips(self, st: _Sent, claim: Claim) -> Claim:
+        """"32 Sapphire Rapids CPUs": the count's own words name a processor that news counts as CPUs, so
+        what it counts are the chips of the results (accelerator_count), not their hosts."""
+        if not claim.text.rstrip().lower().endswith(tuple(w.lower() for w in self.rules.cpu_nouns)):
+            return claim  # "16 Sapphire Rapids servers" are hosts
+        for m in st.mentions:
+            entry = self.kb.get("accelerator", m.id) if m.type == "accelerator" and m.id else None
+            if entry is not None and entry.attr("cpu") and claim.start < m.start and m.end <= claim.end:
+                return evolve(claim, counted="chip")
         return claim
 
     def _counted_as(self, acc: str | None) -> str:

@@ -46,7 +46,9 @@ ATTR_KEYS: dict[str, dict[str, str | None]] = {
     # parent: the company that owns it (Habana Labs is Intel's): news names either for the other's results
     "org": {"submitter": None, "featured": "accelerator", "by_round": None, "parent": "org"},
     # counted: what news calls one of them when it counts them (gpu; default chip), for "768块H100"
-    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None, "counted": None},
+    # cpu: a processor that news counts with the words for hosts ("32 Sapphire Rapids CPUs" are its chips)
+    "accelerator": {"org": "org", "previous": "accelerator", "submitters": "org", "by_round": None, "counted": None,
+                    "cpu": None},
     "system": {"org": "org", "accelerator": "accelerator", "chips": None, "rounds": "round", "by_round": None,
                "instance_of": "system"},
     "benchmark": {"task": None, "rounds": "round", "area": None},

@@ -33,7 +33,7 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
             "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively",
             "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
-            "list_heads", "ago", "orgless", "debut_round", "topic", "headings"}
+            "list_heads", "ago", "cpu_nouns", "orgless", "debut_round", "topic", "headings"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -78,6 +78,7 @@ class Linking:
     segment_delimiters: tuple[str, ...]  # what sets off independent clauses (semicolons)
     list_heads: tuple[str, ...]  # what ends the head of a list of independent clauses (a colon)
     ago: tuple[str, ...]  # after a span of time, these make it a time ("two years ago", 两年前)
+    cpu_nouns: tuple[str, ...]  # what a CPU is called when counted ("32 Sapphire Rapids CPUs": its chips)
     # the round a benchmark first ran in: (words before its name, round words after it, words after alone)
     debut_round: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     after_ratio_words: int  # how many words may stand between a ratio and its after_ratio cue
@@ -292,6 +293,7 @@ def parse_linking(path: Path, data: Any, kb_types: tuple[str, ...]) -> Linking:
         segment_delimiters=_strs(path, data.get("segment_delimiters"), "segment_delimiters"),
         list_heads=_strs(path, data.get("list_heads"), "list_heads"),
         ago=_lang_forms(path, data.get("ago"), "ago"),
+        cpu_nouns=_lang_forms(path, data.get("cpu_nouns"), "cpu_nouns"),
         debut_round=_debut(path, data.get("debut_round")),
         after_ratio_words=int(cmp_.get("after_ratio_words", 3)),
         two_chips=str(cmp_["two_chips"]) if cmp_.get("two_chips") else None,
