@@ -512,3 +512,15 @@ def test_machines_named_with_a_chip_are_counted_as_machines(text, date, wording)
 def test_cpus_that_train_are_counted_as_chips(text, date, wording, metric, official):
     c = _claim(text, date, wording)
     assert (c.metric, c.verdict, c.official) == (metric, "supported", official)
+
+
+# The word for new before the list of what is new, then its count ("新增了 A 和 B 两项基准"): the count is
+# of the round's new benchmarks, however long the names between.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("本轮新增了语音识别 RNN-T 和医学影像 3D U-Net 两项基准。", "两项基准", "supported"),
+    ("本轮新增了语音识别 RNN-T 和医学影像 3D U-Net 三项基准。", "三项基准", "contradicted"),
+    ("MLPerf 这次新加入了 RNN-T 与 3D U-Net 这两项测试。", "两项测试", "supported"),
+])
+def test_new_before_a_list_of_benchmarks_counts_the_new_ones(text, wording, verdict):
+    c = _claim(text, "2021-06-30", wording)
+    assert (c.metric, c.verdict, c.official) == ("new_count", verdict, 2)

@@ -231,6 +231,16 @@ def cue_distance(ctx: Lookups, claim: Claim, key: str, section: str = "cues", *,
     return best
 
 
+def cue_before(ctx: Lookups, claim: Claim, key: str) -> int | None:
+    """Where the nearest word of the lexicon's `cues.key` list before the claim, in its clause, ends (an
+    article offset), or None."""
+    rel = claim.start - claim.sentence_start
+    a, _ = clause_span(claim, ctx.kb)
+    ends = [he for hs, he in _cue_hits(claim.sentence, language_of(ctx.langs, claim), "cues", key)
+            if a <= hs and he <= rel]
+    return claim.sentence_start + max(ends) if ends else None
+
+
 def nearest_cue(ctx: Lookups, claim: Claim, keys: tuple[str, ...], span: tuple[int, int],
                 window: int | None = None, skip: tuple[int, int] | None = None) -> str | None:
     """Of several lexicon cue lists, the one whose word stands nearest the claim within `span` (offsets into

@@ -14,7 +14,16 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.official.query import SINGLE_NODE_ACCELERATORS
-from pipeline.reconcile.context import ArticleContext, cue_distance, has_cue, language_of, names, round_name, round_of
+from pipeline.reconcile.context import (
+    ArticleContext,
+    cue_before,
+    cue_distance,
+    has_cue,
+    language_of,
+    names,
+    round_name,
+    round_of,
+)
 from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
 from pipeline.reconcile.sizes import _limit, _same_clause
 from pipeline.reconcile.verdicts import Fact
@@ -83,9 +92,15 @@ def _which(claim: Claim, ctx: ArticleContext) -> tuple[str | None, int]:  # noqa
 
 
 def _near_new(claim: Claim, ctx: ArticleContext) -> bool:
-    """"two new benchmarks", "新增了两项": the word for new stands right by the count."""
+    """"two new benchmarks", "新增了两项": the word for new stands right by the count; or before the list of
+    the benchmarks it counts ("新增了语音识别 RNN-T 和医学影像 3D U-Net 两项基准", "added RNN-T and 3D U-Net,
+    two benchmarks")."""
     d = cue_distance(ctx, claim, "new", clause=True)
-    return d is not None and d <= NEW_WINDOW
+    if d is not None and d <= NEW_WINDOW:
+        return True
+    cue_end = cue_before(ctx, claim, "new")
+    return cue_end is not None and any(cue_end <= at < claim.start
+                                       for at, _ in ctx.benchmark_mentions.get(claim.sentence_index, ()))
 
 
 def _areas(claim: Claim, ctx: ArticleContext) -> list[str]:
