@@ -524,3 +524,16 @@ def test_cpus_that_train_are_counted_as_chips(text, date, wording, metric, offic
 def test_new_before_a_list_of_benchmarks_counts_the_new_ones(text, wording, verdict):
     c = _claim(text, "2021-06-30", wording)
     assert (c.metric, c.verdict, c.official) == ("new_count", verdict, 2)
+
+
+# A baseline closed by its comparison ("比 8 块 A100 快约 8%", "与 16 块 V100 相比") names its own side: the
+# company carried from the sentences before is the other side's, so the baseline's chips are not its chips.
+@pytest.mark.parametrize("text, date, wording", [
+    ("百度展示了飞桨框架的成绩。Gaudi2 在 8 卡配置下训练 BERT 用时 15.6 分钟，比 8 块 A100 快约 8%。", "2022-11-09",
+     "8 块 A100"),
+    ("华为介绍了昇腾集群的成绩。与 16 块 V100 相比，这套系统训练 ResNet-50 快了约 20%。", "2021-06-30", "16 块 V100"),
+    ("百度介绍了飞桨的成绩。这套系统比 8 块 V100 快了 1.5 倍。", "2021-06-30", "8 块 V100"),
+])
+def test_a_closed_baseline_does_not_take_the_subject_carried_from_before(text, date, wording):
+    c = _claim(text, date, wording)
+    assert c.entities.org == "nvidia" and c.verdict != "contradicted"

@@ -90,6 +90,12 @@ class _Sent:
         """The comparison baseline region that holds `m` (None: it is in none)."""
         return next((r for r in self.regions if r.start <= m.start and m.end <= r.end), None)
 
+    def closed(self, r: frames.Region) -> bool:
+        """Whether the region is closed by words that end a baseline (与 X 相比) or by the comparison it
+        belongs to ("比 8 块 A100 快约 8%"), not merely by the end of its clause."""
+        return r.kind == "paired" or any(s == r.end and self.kinds.get((s, e)) in ("ratio", "percent")
+                                         for s, e in self.claims)
+
     def home(self, m: Mention | Cue | Claim) -> frames.Span | None:
         """The innermost bracketed aside holding `m`, else its clause."""
         inner = [a for a in self.asides if a[0] <= m.start and m.end <= a[1]]
@@ -214,7 +220,8 @@ class _Article:
             # the sentence's claims, in the order given
             here = by_start[bisect.bisect_left(starts, st.s.start):bisect.bisect_left(starts, st.s.end)]
             mine = [claims[i] for i in sorted(here)]
-            ratios = [c for c in mine if c.kind == "ratio"]
+            # a percent of change ("比 8 块 A100 快约 8%", "8% faster than") has a baseline as a ratio has
+            ratios = [c for c in mine if c.kind in ("ratio", "percent")]
             st.regions = frames.baseline_regions(st.s.text, st.s.start, st.cues, st.mentions, ratios, st.clauses,
                                                  self.rules, frames.bound_spans(mine))
             named = [m for m in st.mentions if m.id and m.how != "date"]
@@ -517,6 +524,7 @@ class _Article:
         # a count of one names its member ("one of two benchmarks", 唯一一家)
         ignore = set(rule.ignore if rule and not (claim.kind == "count" and claim.value == 1) else ())
         region = st.in_region(claim)
+        closed = region is not None and st.closed(region)
         # a machine named by another count of chips is not this count's ("8芯片到4096芯片": 8 is not the 4096)
         own_count = claim.kind == "count" and claim.counted in self.rules.count_accelerator
         ok = [m for m in st.mentions if m.confidence >= self.rules.min_confidence
@@ -538,7 +546,8 @@ class _Article:
                        if m.type == t and m.id and r.start <= m.start and m.end <= r.end]
                 if len({m.id for m in own}) == 1:
                     pick = (own[0].id, 0)
-            if pick is None and t in self.rules.carry_types:
+            if pick is None and t in self.rules.carry_types and (not closed or t in self.rules.baseline_shares):
+                # a baseline ("比 8 块 A100") names its own side: the subject carried from before is the other
                 pick = self._carry(st, t)
             if pick is None and t in self.rules.topic_types and self._topical(claim, rule):
                 pick = self._topic(st, t)
@@ -548,7 +557,7 @@ class _Article:
         self._system_of_its_round(chosen)
         self._respectively(st, claim, ok, chosen)
         self._table_header(st, claim, chosen)
-        if "org" not in chosen and "org" not in ignore and claim.counted not in self.rules.orgless:
+        if "org" not in chosen and "org" not in ignore and claim.counted not in self.rules.orgless and not closed:
             # where the words name no org: the last one named before, in any paragraph (a subject is carried
             # until another is named), else the org the story is about; shown, never a frame (INFERRED)
             far = self._carry(st, "org", far=True)
