@@ -537,3 +537,13 @@ def test_new_before_a_list_of_benchmarks_counts_the_new_ones(text, wording, verd
 def test_a_closed_baseline_does_not_take_the_subject_carried_from_before(text, date, wording):
     c = _claim(text, date, wording)
     assert c.entities.org == "nvidia" and c.verdict != "contradicted"
+
+
+# A model number's plural after a number in words counts what the name is, as after digits ("eight H100s").
+@pytest.mark.parametrize("text, date, wording, metric, official", [
+    ("Dell's XE9680 with eight H100s trained ResNet-50 in 13.5 minutes.", "2023-06-27", "eight H100s", "gpu_count", 8),
+    ("NVIDIA's eight A100s trained BERT in about 20 minutes.", "2020-07-29", "eight A100s", "gpu_count", 8),
+])
+def test_a_names_plural_after_a_number_in_words_is_a_count(text, date, wording, metric, official):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict, c.official) == (metric, "supported", official)

@@ -36,7 +36,8 @@ class Quantity:
     unit_key: str | None = None
     add: float = 0.0  # 一个半小时, a minute and a half: half a unit more
     prefix: bool = False  # the unit was written before the number (百分之九十, $10 million)
-    compound: bool = False  # a hyphenated compound (eight-socket): what it counts is named, if not known
+    # a hyphenated compound (eight-socket) or a name's plural (eight H100s): what it counts is named, if not known
+    compound: bool = False
     range_end: bool = False  # the far end of a range ("from 4 GPUs up to 4096"): its link is no bound
 
 
@@ -316,7 +317,10 @@ class Reader:
         if num.step > 1 and num.source == "arabic":
             return Quantity("count", "count", 1.0, plural or num.end, counted="other")
         if plural and num.source in ("arabic", "word", "vague"):
-            return Quantity("count", "count", 1.0, plural, counted="other")
+            # "eight H100s": a model number's plural names what it counts (the linker reads which), in words
+            # too ("Four CEOs" is no claim)
+            return Quantity("count", "count", 1.0, plural, counted="other",
+                            compound=any(ch.isdigit() for ch in self.text[p_in:plural]))
         return None
 
     def plural_after(self, pos: int) -> int | None:
