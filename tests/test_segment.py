@@ -189,3 +189,19 @@ def test_jiebas_dictionary_memory_mapped_cuts_every_text_the_same(tmp_path: Path
     trie = next(tmp_path.glob("newsclaims-jieba-*.marisa"))
     trie.write_bytes(b"not a trie")  # a damaged file: jieba's own way again, and the same cuts
     assert cuts("trie")["cuts"] == plain["cuts"]
+
+
+@pytest.mark.parametrize("text", [
+    "谷歌的 4096 块 TPU 将 BERT 的训练时间缩短到了 23 秒。",       # Simplified: nothing t2s changes
+    "他著有一本关于超级计算机的书，是著名的作家。",               # 著 in Simplified text
+    "輝達的 DGX SuperPOD 在不到一個月內就完成建置。",            # Traditional
+    "看著這台機器，訓練時間縮短到了 23 秒。",                     # a phrase-only change beside others
+    "Google trained BERT in 23 seconds.",                          # no CJK at all
+])
+def test_the_traditional_share_is_what_converting_the_whole_text_gives(text: str):
+    from pipeline.segment.normalize import CJK_RE, _changed, _s2t, _t2s, traditional_share
+
+    sample = "".join(CJK_RE.findall(text))
+    trad = _changed(sample, _t2s()) if sample else 0
+    expected = 0.0 if not trad or trad <= _changed(sample, _s2t()) else trad / len(sample)
+    assert traditional_share(text) == expected

@@ -52,6 +52,17 @@ def is_cjk(ch: str) -> bool:
 CJK_RE = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002fa1f\uf900-\ufaff]")
 
 
+_T2S_CHANGES: dict[str, bool] = {}
+
+
+def _t2s_changes(ch: str) -> bool:
+    """Whether t2s changes the character on its own (asked once per character a process meets)."""
+    hit = _T2S_CHANGES.get(ch)
+    if hit is None:
+        hit = _T2S_CHANGES[ch] = _t2s().convert(ch) != ch
+    return hit
+
+
 def _changed(sample: str, conv) -> int:
     converted = conv.convert(sample)
     if len(converted) != len(sample):
@@ -68,6 +79,10 @@ def traditional_share(text: str, below: float = 0.0) -> float:
     if not cjk:
         return 0.0
     sample = "".join(cjk[:5000])
+    if not any(map(_t2s_changes, set(sample))):
+        # no character t2s changes on its own: Simplified text (what only a phrase changes, 看著 -> 看着,
+        # is written with a character t2s changes elsewhere in Traditional text), without converting it
+        return 0.0
     trad = _changed(sample, _t2s())
     if trad == 0 or trad / len(sample) < below:  # the Simplified count cannot change the answer
         return 0.0
