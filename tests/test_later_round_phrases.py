@@ -547,3 +547,13 @@ def test_a_closed_baseline_does_not_take_the_subject_carried_from_before(text, d
 def test_a_names_plural_after_a_number_in_words_is_a_count(text, date, wording, metric, official):
     c = _claim(text, date, wording)
     assert (c.metric, c.verdict, c.official) == (metric, "supported", official)
+
+
+# A noun that begins with a classifier's character ("32节点": 节点, not the classifier 节) is what is counted.
+@pytest.mark.parametrize("text, date, wording, metric, official", [
+    ("英特尔32节点集群训练 MiniGo 用时约 14.4 分钟。", "2019-07-11", "32节点", "host_count", 32),
+    ("英特尔用 16 节点的 Sapphire Rapids 集群训练 BERT。", "2023-06-27", "16 节点", "host_count", 16),
+])
+def test_a_noun_beginning_with_a_classifier_character_is_counted_whole(text, date, wording, metric, official):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict, c.official) == (metric, "supported", official)

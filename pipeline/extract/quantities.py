@@ -107,6 +107,16 @@ class Reader:
                                 inner_bound=q.inner_bound, add=0.5)
         return q
 
+    def classifier_at(self, pos: int) -> str | None:
+        """The classifier at `pos`, unless it is the first character of a longer noun ("32节点": 节点 is what
+        is counted, not 节)."""
+        cls = self.match(pos, self.lang.classifiers)
+        if cls:
+            own = self.match(pos, self.noun_forms)
+            if own and len(own) > len(cls):
+                return None
+        return cls
+
     @staticmethod
     def newsworthy(num: Num, q: Quantity) -> bool:
         """"two traps", 几个重要细节: a number in words counts something worth checking only when we know
@@ -196,9 +206,9 @@ class Reader:
         add = 0.0
         if u is None and lang.classifiers:
             at = p
-            cls = self.match(p, lang.classifiers)
+            cls = self.classifier_at(p)
             if cls is None and p_in != p:  # 100多个PFLOPS: the classifier after an inner bound
-                at, cls = p_in, self.match(p_in, lang.classifiers)
+                at, cls = p_in, self.classifier_at(p_in)
             if cls:
                 q = at + len(cls)
                 inner2 = self.inner_at(q)
@@ -252,7 +262,7 @@ class Reader:
             return None  # "3D U-Net", "5G": a digit and one letter written together are a name, not a count
         # counts: classifier (+ noun) in Chinese; noun in English
         if cls is None and lang.classifiers:
-            cls = self.match(p_in, lang.classifiers)
+            cls = self.classifier_at(p_in)
             if cls:
                 p = p_in
         if cls:
