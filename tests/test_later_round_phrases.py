@@ -557,3 +557,27 @@ def test_a_names_plural_after_a_number_in_words_is_a_count(text, date, wording, 
 def test_a_noun_beginning_with_a_classifier_character_is_counted_whole(text, date, wording, metric, official):
     c = _claim(text, date, wording)
     assert (c.metric, c.verdict, c.official) == (metric, "supported", official)
+
+
+# A Traditional-Chinese sentence quoted in a Simplified article is read as Simplified on its own (its units and
+# classifiers are the Simplified lexicon's: 分鐘, 塊), offsets unchanged.
+@pytest.mark.parametrize("text, date, wording, kind", [
+    ("谷歌的 TPU 集群表现抢眼。英伟达則使用了384塊V100，訓練時間為1.8分鐘。", "2019-07-11", "384塊V100", "count"),
+    ("谷歌的 TPU 集群表现抢眼。英伟达則使用了384塊V100，訓練時間為1.8分鐘。", "2019-07-11", "1.8分鐘", "duration"),
+    ("英特尔的集群拿下了 MiniGo 第一。單節點的DGX-1訓練MiniGo則需要約27分鐘。", "2019-07-11", "約27分鐘", "duration"),
+])
+def test_a_traditional_sentence_in_a_simplified_article_is_read(text, date, wording, kind):
+    assert _claim(text, date, wording).kind == kind
+
+
+# A ratio with a word for the time taken and none for speed compares the times ("耗时是…的近两倍"), and a
+# machine its sentence names (a single DGX-1) is that machine's time, not its maker's best.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("单节点的 DGX-1 训练 MiniGo 需要约 27 分钟，耗时是英特尔集群的近两倍。", "近两倍", "supported"),
+    ("英特尔集群训练 MiniGo 用时 14.4 分钟。单台 DGX-1 用时约 27 分钟，所需时间是英特尔集群的 1.9 倍。", "1.9 倍",
+     "supported"),
+    ("单节点的 DGX-1 训练 MiniGo 的速度是英特尔集群的两倍。", "两倍", "contradicted"),
+])
+def test_a_ratio_of_time_taken_by_a_named_machine(text, wording, verdict):
+    c = _claim(text, "2019-07-11", wording)
+    assert c.verdict == verdict

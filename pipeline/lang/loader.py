@@ -58,7 +58,7 @@ SCHEMA: dict[str, set[str] | None] = {
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
              "area_reinforcement", "partners", "absent", "shrink", "last_year", "same_size", "largest", "not_won",
-             "debut", "tenure", "ratio_size", "ratio_speed"},
+             "debut", "tenure", "ratio_size", "ratio_speed", "ratio_time"},
     "sentences": {"terminators", "closers"},
     # a cue word followed by one of these is not that cue ("第一份榜单" is the first list, not first place)
     "cue_veto": None,

@@ -231,6 +231,13 @@ def cue_distance(ctx: Lookups, claim: Claim, key: str, section: str = "cues", *,
     return best
 
 
+def clause_cue_spans(ctx: Lookups, claim: Claim, key: str) -> set[tuple[int, int]]:
+    """Where the words of the lexicon's `cues.key` list stand in the claim's clause (offsets in its sentence)."""
+    a, b = clause_span(claim, ctx.kb)
+    hits = _cue_hits(claim.sentence, language_of(ctx.langs, claim), "cues", key)
+    return {(s, e) for s, e in hits if a <= s and e <= b}
+
+
 def cue_before(ctx: Lookups, claim: Claim, key: str) -> int | None:
     """Where the nearest word of the lexicon's `cues.key` list before the claim, in its clause, ends (an
     article offset), or None."""

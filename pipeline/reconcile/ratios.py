@@ -9,6 +9,7 @@ from dataclasses import replace
 from pipeline.reconcile.context import (
     ArticleContext,
     baseline_span,
+    clause_cue_spans,
     cue_words,
     fastest_known,
     fastest_time,
@@ -120,10 +121,14 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 
 def _of_times(claim: Claim, ctx: ArticleContext) -> bool:
-    """A ratio that compares times: no speed word in its clause, and the subject's time given just before
-    it in its sentence."""
-    if has_cue(ctx, claim, "ratio_speed", clause=True) or has_cue(ctx, claim, "fastest", clause=True):
+    """A ratio that compares times: a word for the time taken in its clause and none for speed ("耗时是英特尔
+    集群的近两倍", "took twice as long"), or no speed word and the subject's time given just before it."""
+    timed = clause_cue_spans(ctx, claim, "ratio_time")
+    pace = clause_cue_spans(ctx, claim, "ratio_speed") - timed
+    if pace or has_cue(ctx, claim, "fastest", clause=True):
         return False
+    if timed:
+        return True
     before = [c for c in ctx.siblings(claim) if c.kind == "duration" and c.end <= claim.start]
     return bool(before) and claim.start - before[-1].end <= 12
 
@@ -244,7 +249,9 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
     same = sorted(_nearby_chips(claim, ctx, {sub.get("accelerator"), base.get("accelerator"), None})) \
         if has_cue(ctx, claim, "same_size") else []
     at = same[0] if len(same) == 1 else None
-    sides = [(org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, sub.get("system")) or at),
+    # (the claim's own machine is its subject's: "單節點的DGX-1……耗時是英特爾集群的近兩倍")
+    own = sub.get("system") or claim.entities.system
+    sides = [(org, sub.get("accelerator"), bench, rnd, _product_chips(ctx, own) or at),
              (base_org, base.get("accelerator"), bench, rnd, _product_chips(ctx, base.get("system")) or at)]
     a, b = (fastest_time(ctx, *side) for side in sides)
     if a is None or b is None:
