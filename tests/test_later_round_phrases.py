@@ -581,3 +581,16 @@ def test_a_traditional_sentence_in_a_simplified_article_is_read(text, date, word
 def test_a_ratio_of_time_taken_by_a_named_machine(text, wording, verdict):
     c = _claim(text, "2019-07-11", wording)
     assert c.verdict == verdict
+
+
+# A count of wins right after the benchmarks it lists totals those, not every benchmark the company won: it
+# holds when the company won each one named.
+@pytest.mark.parametrize("text, wording, verdict, official", [
+    ("英伟达还拿下了GNMT和Mask R-CNN两项。", "两项", "supported", 2),
+    ("NVIDIA also won GNMT and Mask R-CNN, two of the six benchmarks.", "two of the six benchmarks", "supported", 2),
+    ("英伟达在 ResNet-50 和 GNMT 两项中夺冠。", "两项", "contradicted", 1),     # Google's pod won ResNet-50
+    ("英伟达拿下了 GNMT、Mask R-CNN 和 MiniGo 三项第一。", "三项", "supported", 3),
+])
+def test_a_win_count_after_a_list_totals_the_list(text, wording, verdict, official):
+    c = _claim(text, "2019-07-11", wording)
+    assert (c.metric, c.verdict, c.official) == ("wins_count", verdict, official)

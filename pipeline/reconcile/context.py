@@ -121,6 +121,11 @@ def clause_span(claim: Claim, kb: KnowledgeBase) -> tuple[int, int]:
     return _clause_span(kb, claim.sentence, claim.start - claim.sentence_start, len(claim.text))
 
 
+def clause_at(kb: KnowledgeBase, text: str, rel: int) -> tuple[int, int]:
+    """The clause of a sentence that holds offset `rel` (offsets into the sentence)."""
+    return _clause_span(kb, text, rel, 0)
+
+
 @lru_cache(maxsize=8192)
 def _clause_span(kb: KnowledgeBase, text: str, rel: int, length: int) -> tuple[int, int]:
     start, end = 0, len(text)

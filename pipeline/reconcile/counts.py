@@ -16,6 +16,8 @@ from typing import Any
 from pipeline.official.query import SINGLE_NODE_ACCELERATORS
 from pipeline.reconcile.context import (
     ArticleContext,
+    clause_at,
+    clause_span,
     cue_before,
     cue_distance,
     has_cue,
@@ -147,12 +149,32 @@ def wins_count(claim: Claim, ctx: ArticleContext, per_chip: bool = False, single
                     f"the {round_name(ctx.kb, rnd)} benchmarks where {ctx.name('org', org)} does not have {how} "
                     f"in the closed division: {leads.of_total} less the {leads.count} it leads "
                     f"({names(ctx.kb, 'benchmark', leads.benchmarks)})", complete=not leads.uncertain)
+    named = _listed_before(claim, ctx)
+    if len(named) >= 2 and claim.value == len(named):
+        # "还拿下了GNMT和Mask R-CNN两项": the count totals the benchmarks it lists, not all the company won
+        won = [b for b in named if b in leads.benchmarks]
+        return Fact(len(won), len(won), len(won), leads.evidence,
+                    f"the benchmarks it names ({names(ctx.kb, 'benchmark', named)}) where {ctx.name('org', org)} "
+                    f"has {how} in the closed division of {round_name(ctx.kb, rnd)} "
+                    f"({names(ctx.kb, 'benchmark', won) if won else 'none'})", complete=not leads.uncertain)
     beyond = claim.low is not None and claim.low > min(hi, entered) or claim.high is not None and claim.high < lo
     if claim.low is not None and claim.low > entered:
         label += f"; it entered {entered}"
     elif beyond and leads.uncertain:
         label += f"; with the missing logs, {lo}-{hi}"
     return Fact(leads.count, leads.count, leads.count, leads.evidence, label, complete=beyond or not leads.uncertain)
+
+
+def _listed_before(claim: Claim, ctx: ArticleContext) -> list[str]:
+    """The benchmarks named in the claim's clause before it, in order, each once ("GNMT和Mask R-CNN两项"); for a
+    count that opens its clause, the clause before ("won GNMT and Mask R-CNN, two of the six")."""
+    a, _ = clause_span(claim, ctx.kb)
+    rel = claim.start - claim.sentence_start
+    if not claim.sentence[a:rel].strip(" ,，、") or claim.sentence[a:rel].strip().lower() in ctx.kb.linking.appositive:
+        a, _ = clause_at(ctx.kb, claim.sentence, max(0, a - 2))
+    start = claim.sentence_start + a
+    return list(dict.fromkeys(b for at, b in ctx.benchmark_mentions.get(claim.sentence_index, ())
+                              if start <= at < claim.start))
 
 
 def per_chip_wins_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
