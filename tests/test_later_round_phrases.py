@@ -594,3 +594,16 @@ def test_a_ratio_of_time_taken_by_a_named_machine(text, wording, verdict):
 def test_a_win_count_after_a_list_totals_the_list(text, wording, verdict, official):
     c = _claim(text, "2019-07-11", wording)
     assert (c.metric, c.verdict, c.official) == ("wins_count", verdict, official)
+
+
+# A model number written apart from its product line's name (RTX 4090, RX 7900 XTX, Xeon Gold 6348) is the
+# name's, not a count: the count before it is what the sentence gives.
+@pytest.mark.parametrize("text, date, wording, official", [
+    ("tiny corp trained ResNet-50 with six RTX 4090 GPUs in about 122 minutes.", "2024-06-12", "six RTX 4090 GPUs", 6),
+    ("tiny corp's box holds 6 GeForce RTX 4090 GPUs and trained ResNet-50 in about 122 minutes.", "2024-06-12",
+     "6 GeForce RTX 4090 GPUs", 6),
+])
+def test_a_model_number_apart_from_its_line_is_no_count(text, date, wording, official):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict, c.official) == ("gpu_count", "supported", official)
+    assert not [x for x in check_text(text, date=date) if x.value in (4090, 4090.0)]
