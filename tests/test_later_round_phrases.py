@@ -607,3 +607,14 @@ def test_a_model_number_apart_from_its_line_is_no_count(text, date, wording, off
     c = _claim(text, date, wording)
     assert (c.metric, c.verdict, c.official) == ("gpu_count", "supported", official)
     assert not [x for x in check_text(text, date=date) if x.value in (4090, 4090.0)]
+
+
+# A time published in words within its rounding of the table's best ("3.4 minutes" for 206.7 s) is that result
+# rounded: a ratio is computed from the table's figure, not the rounded one.
+@pytest.mark.parametrize("text, date, wording, official", [
+    ("Nvidia's GPT-3 result was 3.6 times faster than Google's 12.5 minutes.", "2024-06-12", "3.6 times", 3.6224),
+    ("谷歌用时 12.5 分钟，英伟达的 GPT-3 训练速度是谷歌的 3.6 倍。", "2024-06-12", "3.6 倍", 3.6224),
+])
+def test_a_rounded_published_time_does_not_replace_the_tables(text, date, wording, official):
+    c = _claim(text, date, wording)
+    assert c.official == official and c.verdict != "contradicted"
