@@ -115,14 +115,17 @@ def analysis_text(text: str, traditional_threshold: float = 0.03) -> tuple[str, 
     folded = fold_width(text)
     if traditional_share(folded, below=traditional_threshold) >= traditional_threshold:
         return to_simplified(folded), True
-    if not any(map(_t2s_changes, set(CJK_RE.findall(folded)))):
+    marked = [c for c in set(CJK_RE.findall(folded)) if _t2s_changes(c)]
+    if not marked:
         return folded, False
     # "單節點的DGX-1訓練MiniGo則需要約27分鐘" inside a Simplified article: that sentence is read as Simplified
-    # (its units and classifiers are the Simplified lexicon's); the conversion keeps every offset
+    # (its units and classifiers are the Simplified lexicon's); the conversion keeps every offset.  Only the
+    # sentences holding a character t2s changes are weighed.
+    has_marked = re.compile("[" + "".join(map(re.escape, marked)) + "]").search
     parts = _PASSAGES.split(folded)
     changed = False
     for i, part in enumerate(parts):
-        if (len(CJK_RE.findall(part)) >= MIN_PASSAGE_CJK
+        if (has_marked(part) and len(CJK_RE.findall(part)) >= MIN_PASSAGE_CJK
                 and traditional_share(part, below=traditional_threshold) >= traditional_threshold):
             parts[i] = to_simplified(part)
             changed = True
