@@ -618,3 +618,14 @@ def test_a_model_number_apart_from_its_line_is_no_count(text, date, wording, off
 def test_a_rounded_published_time_does_not_replace_the_tables(text, date, wording, official):
     c = _claim(text, date, wording)
     assert c.official == official and c.verdict != "contradicted"
+
+
+# A chip generation named in an earlier clause (a headline's topic before its colon) is the subject of the
+# comparison that follows, not a count's chip.
+@pytest.mark.parametrize("text", [
+    "Blackwell首秀MLPerf训练：单卡性能最高达Hopper的2.2倍",
+    "Blackwell亮相 MLPerf 训练，单卡性能最高达 Hopper 的 2.2 倍。",
+])
+def test_a_generation_in_an_earlier_clause_is_the_comparisons_subject(text):
+    c = [x for x in check_text(text, date="2024-11-13") if x.kind == "ratio"][0]
+    assert (c.entities.accelerator, c.verdict) == ("blackwell", "supported")

@@ -826,8 +826,9 @@ class _Article:
                 continue
             if level == 1:
                 # a chip generation named without its chip ("Blackwell Ultra GPUs") says what its own clause
-                # counts; the GPUs of another clause may be another chip of another generation
-                here = [m for m in here if not (m.how == "generic" and self._generation(m))]
+                # counts; the GPUs of another clause may be another chip of another generation (a comparison's
+                # subject it stays: "Blackwell首秀MLPerf训练：单卡性能最高达Hopper的2.2倍")
+                here = [m for m in here if not (m.how == "generic" and self._generation(m) and claim.kind != "ratio")]
                 if not here:
                     continue
                 # beyond the clause, what was written before the claim is its subject; what follows is
