@@ -100,3 +100,17 @@ def test_explanations_show_the_arithmetic():
     f = Fact(4.0, 4.0, 4.0, ("a", "b"), "system size", derivation="4096 chips / 1024 chips = 4x")
     j = judge(2.5, 3.5, 3, "x", f, "ratio", "ambiguous")
     assert "4096 chips / 1024 chips" in j.explanation and "increased by N" in j.explanation
+
+
+# A gain bounded from above is still a gain: its interval starts at no change, so a slower side (a ratio under 1)
+# never bears it out, and "by up to 8%" has no "0.08 times as much" reading.
+@pytest.mark.parametrize("reading, low, high, primary, secondary", [
+    (None, None, 2.2, [("times_as", 1.0, 2.2)], []),                      # "up to 2.2 times"
+    ("increase_by", None, 0.08, [("increase_by", 1.0, 1.08)], []),        # "by up to 8%"
+    ("increase_by", None, 1.0, [("increase_by", 1.0, 2.0)], []),          # 快了不到一倍
+    (None, 0.5, 0.5, [("times_as", 0.5, 0.5)], []),                       # "half the time": no bound, unchanged
+])
+def test_an_upper_bounded_gain_starts_at_no_change(reading, low, high, primary, secondary):
+    from pipeline.reconcile.verdicts import readings
+
+    assert readings(reading, low, high) == (primary, secondary)

@@ -264,6 +264,13 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
     scale_said = bool(at) or any(side[4] for side in sides) or any(
         has_cue(ctx, claim, cue) for cue in ("fastest", "at_scale", "single", "single_node"))
     known = all(fastest_known(ctx, *side) for side in sides)
+    if chips and not scale_said and base.get("accelerator"):
+        # two chips at a scale the words do not give: the maker's own comparison of exactly these two chips
+        # ("the MI325X beat the H200 by up to 8%") is what the sentence retells, if it made one
+        own = statement_fact(claim, ctx, "speedup", ("org", "accelerator", "round", "benchmark"),
+                             require={"accelerator": str(base["accelerator"])})
+        if own is not None:
+            return own
     fact = Fact(round(ratio, 4), ratio, ratio, (a[1], b[1]), label,
                 derivation=f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x", complete=known and (scale_said or not chips))
     return replace(fact, open_why=UNSAID_SCALE) if known else fact

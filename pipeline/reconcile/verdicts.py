@@ -95,12 +95,18 @@ def _interval_text(low: float | None, high: float | None, unit: str) -> str:
 
 def readings(claim_reading: str | None, low: float | None, high: float | None, magnitude: bool = False
              ) -> tuple[list[tuple[str, float | None, float | None]], list[tuple[str, float | None, float | None]]]:
-    """(primary, secondary) readings of a ratio claim as multiplier intervals."""
-    plus = (None if low is None else low + 1, None if high is None else high + 1)
+    """(primary, secondary) readings of a ratio claim as multiplier intervals.  A gain bounded from above ("up
+    to 2.2 times", "beat it by up to 8%", 不到两倍) is still a gain: its interval starts at no change, so a
+    side that is slower never bears it out."""
+    flat = no_rise(low, high)
+    plus = (0.0 if low is None and high is not None and high > 0 else low, high)
+    plus = (None if plus[0] is None else plus[0] + 1, None if high is None else high + 1)
+    if low is None and high is not None and high > 1:
+        low = 1.0
     if magnitude or claim_reading in (None, "times_as"):
         return [("times_as", low, high)], []
     if claim_reading == "increase_by":
-        return [("increase_by", *plus)], [] if no_rise(low, high) else [("times_as", low, high)]
+        return [("increase_by", *plus)], [] if flat else [("times_as", low, high)]
     return [("times_as", low, high), ("increase_by", *plus)], []
 
 
@@ -108,7 +114,9 @@ def no_rise(low: float | None, high: float | None) -> bool:
     """"快了一倍", "快了近一倍", "提高了 0.5 倍": read as "N times as much", a rise of at most one time over would
     be no rise at all, so that reading never makes such a claim fit (an ambiguous phrase still has two
     readings, and fits only one)."""
-    return low is not None and high is not None and (low + high) / 2 <= 1
+    if high is None:
+        return False
+    return (high if low is None else (low + high) / 2) <= 1  # "by up to 8%": 0.08 times as much is no rise
 
 
 def judge(claim_low: float | None, claim_high: float | None, value: float | str | None, unit: str, fact: Fact,
