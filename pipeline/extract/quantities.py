@@ -266,35 +266,7 @@ class Reader:
             if cls:
                 p = p_in
         if cls:
-            q = p + len(cls)
-            inner2 = self.inner_at(q)
-            if inner2 and not inner:
-                inner = inner2
-                q += len(inner2[1])
-            noun, nstart, nend = self.noun_after(q)
-            if noun and self.text.startswith(lang.verb_markers, nend):
-                noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
-            allowed = lang.classifier_counts.get(cls)
-            joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
-            if noun and allowed and noun not in allowed and (noun in MACHINES or joined):
-                # "8卡的DGX-1", "8卡服务器": the cards are counted, the machine named after them is not
-                return Quantity("count", "count", 1.0, q, counted=allowed[0],
-                                inner_bound=inner[0] if inner else None, classifier=cls)
-            # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
-            end = nend if noun and not self.text[q:nstart].strip() else q
-            if noun and allowed and noun not in allowed and allowed[0] in MACHINES and self.text[q:nstart].strip():
-                # "16台ND96amsr A100 v4虚拟机": a chip's name inside a machine's name after a classifier of
-                # machines is the machine's; the count is of machines ("2000 颗輝達 A100 GPU" still counts GPUs)
-                noun = allowed[0]
-            if noun is None:
-                allowed = lang.classifier_counts.get(cls)
-                noun = self.noun_before(num.start, q, allowed)
-                nxt = skip_spaces(self.text, q, self.s1)
-                name_follows = nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()
-                if noun is None and allowed and not name_follows:
-                    noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
-            return Quantity("count", "count", 1.0, end, counted=noun or "other",
-                            inner_bound=inner[0] if inner else None, classifier=cls)
+            return self._classified(num, p, cls, inner)
         year_like = num.source == "arabic" and num.integer and num.step == 1 and 1900 <= num.value <= 2100 and (
             "," not in self.text[num.start:num.end])
         if year_like:
@@ -332,6 +304,39 @@ class Reader:
             return Quantity("count", "count", 1.0, plural, counted="other",
                             compound=any(ch.isdigit() for ch in self.text[p_in:plural]))
         return None
+
+    def _classified(self, num: Num, p: int, cls: str, inner: tuple[str, str] | None) -> Quantity:
+        """A count with a classifier (Chinese): what its noun, or the classifier's usual sense, counts."""
+        lang = self.lang
+        q = p + len(cls)
+        inner2 = self.inner_at(q)
+        if inner2 and not inner:
+            inner = inner2
+            q += len(inner2[1])
+        noun, nstart, nend = self.noun_after(q)
+        if noun and self.text.startswith(lang.verb_markers, nend):
+            noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
+        allowed = lang.classifier_counts.get(cls)
+        joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
+        if noun and allowed and noun not in allowed and (noun in MACHINES or joined):
+            # "8卡的DGX-1", "8卡服务器": the cards are counted, the machine named after them is not
+            return Quantity("count", "count", 1.0, q, counted=allowed[0],
+                            inner_bound=inner[0] if inner else None, classifier=cls)
+        # the noun joins the phrase only when it follows at once (4096 块 TPU), not across names
+        end = nend if noun and not self.text[q:nstart].strip() else q
+        if noun and allowed and noun not in allowed and allowed[0] in MACHINES and self.text[q:nstart].strip():
+            # "16台ND96amsr A100 v4虚拟机": a chip's name inside a machine's name after a classifier of
+            # machines is the machine's; the count is of machines ("2000 颗輝達 A100 GPU" still counts GPUs)
+            noun = allowed[0]
+        if noun is None:
+            allowed = lang.classifier_counts.get(cls)
+            noun = self.noun_before(num.start, q, allowed)
+            nxt = skip_spaces(self.text, q, self.s1)
+            name_follows = nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()
+            if noun is None and allowed and not name_follows:
+                noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
+        return Quantity("count", "count", 1.0, end, counted=noun or "other",
+                        inner_bound=inner[0] if inner else None, classifier=cls)
 
     def plural_after(self, pos: int) -> int | None:
         """End of a plural noun right after `pos`, else None: a common noun (images, parameters) or a name's
