@@ -646,3 +646,15 @@ def test_two_chips_at_an_unsaid_scale_are_read_as_the_makers_comparison(text):
 def test_a_figure_quoted_from_the_maker_that_exceeds_its_own_maximum_is_refuted():
     c = _claim("AMD says the MI325X beat the H200 by 20% on LoRA.", "2025-06-06", "20%")
     assert (c.verdict, c.official) == ("contradicted", 8.0)
+
+
+# From v5.0 news shortens the Llama 3.1 405B benchmark to its size ("the fastest 405B time"): the size is the
+# benchmark's name, not a count, and names the benchmark.
+@pytest.mark.parametrize("text, wording, official", [
+    ("NVIDIA's fastest 405B time was 20.8 minutes.", "20.8 minutes", 1248.41),
+    ("Nebius needed just over two hours for the 405B benchmark.", "just over two hours", 7469.76),
+])
+def test_the_405b_benchmark_named_by_its_size(text, wording, official):
+    c = _claim(text, "2025-06-04", wording)
+    assert (c.entities.benchmark, c.verdict, c.official) == ("llama31_405b", "supported", official)
+    assert not [x for x in check_text(text, date="2025-06-04") if x.value == 405e9]
