@@ -658,3 +658,16 @@ def test_the_405b_benchmark_named_by_its_size(text, wording, official):
     c = _claim(text, "2025-06-04", wording)
     assert (c.entities.benchmark, c.verdict, c.official) == ("llama31_405b", "supported", official)
     assert not [x for x in check_text(text, date="2025-06-04") if x.value == 405e9]
+
+
+# "Oracle, one of N submitters": the group's size is what is checked, not the one; a group its words may narrow
+# ("first-time") is borne out or left open by the round's count, and refuted only when it is larger.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Oracle, one of four first-time submitters, finished ResNet-50 in about 13 minutes.",
+     "one of four first-time submitters", "unverifiable"),
+    ("Oracle, one of 17 submitters, finished ResNet-50 in about 13 minutes.", "one of 17 submitters", "supported"),
+    ("Oracle, one of 20 submitters, finished ResNet-50 in about 13 minutes.", "one of 20 submitters", "contradicted"),
+])
+def test_one_of_a_group_of_submitters_checks_the_group(text, wording, verdict):
+    c = _claim(text, "2024-06-12", wording)
+    assert (c.verdict, c.official) == (verdict, 17.0)

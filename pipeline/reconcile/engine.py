@@ -332,7 +332,7 @@ def _restricted(claim: Claim, ctx: ArticleContext) -> ArticleContext | None:
 
 # Counts of a whole set: in a partitive ("one of two benchmarks added this year", 八项中的六项 of a suite)
 # the set's size is the figure these facts check, not the part.
-WHOLE_COUNTS = ("suite_count", "new_count")
+WHOLE_COUNTS = ("suite_count", "new_count", "companies_count")
 
 
 def _judge(claim: Claim, fact: Fact, look: Lookups) -> Judgement:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pipeline.reconcile.context import (
@@ -320,7 +321,18 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
 
 def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     """The submitters of the round (on the chip the claim names; "partners" leaves out its maker); None when
-    the words are not about submitting."""
+    the words are not about submitting.  "Oracle, one of four first-time submitters": the group's size is
+    checked (the engine reads the whole of a partitive), but its words may narrow the group (first-time, from
+    one country), so the round's submitters can bear it out, and refute it only when the group is larger."""
+    fact = _companies_count(claim, ctx)
+    if (fact is not None and claim.of_total is not None and isinstance(fact.value, (int, float))
+            and float(claim.of_total) < float(fact.value)):
+        return replace(fact, complete=False, open_why="its words may name a narrower group of submitters than "
+                                                      "the round's (the first-time ones, those of one country)")
+    return fact
+
+
+def _companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     rnd = round_of(claim, ctx)
     if rnd is None or not has_cue(ctx, claim, "submit"):
         return None  # "dozens of server makers offer A100 servers" is not about the submitters
