@@ -84,7 +84,7 @@ def extra_columns(keys: Iterable[str]) -> list[str]:
 def write_parquet(fh: IO[bytes], rows: Iterable[dict[str, Any]], extra: list[str], batch: int = 20_000) -> None:
     """Write the claims to `fh` in row groups of `batch`, so a corpus of any size is never held whole.
     `extra` must name every field of `rows` that extra_columns() keeps (found by a pass before)."""
-    stream = ParquetStream.available(extra, batch)
+    stream = ParquetStream(extra, batch)
     stream.open(fh)
     for c in rows:
         stream.add(c)
@@ -98,8 +98,8 @@ class ParquetStream:
     (a later version's) cannot be written, so from then on `complete` is False and the writer that asked for
     the stream rebuilds the table from claims.jsonl with that field's column (write_parquet)."""
 
-    def __init__(self, extra: list[str], batch: int) -> None:
-        self.pa, self.pq = _pyarrow()
+    def __init__(self, extra: list[str], batch: int = 20_000) -> None:
+        self.pa, self.pq = _pyarrow()  # ImportError, saying what to install, without pyarrow
         self.extra, self.batch = extra, batch
         self.schema = _schema(extra)
         self.names = self.schema.names
@@ -111,11 +111,6 @@ class ParquetStream:
         # rows become Arrow batches a few thousand at a time, so that no long pause comes at the end
         self._batches: list[Any] = []
         self._rows = 0  # rows in _batches
-
-    @classmethod
-    def available(cls, extra: list[str] | None = None, batch: int = 20_000) -> ParquetStream:
-        """A stream; ImportError (saying what to install) without pyarrow."""
-        return cls(list(extra or []), batch)
 
     def open(self, fh: IO[bytes]) -> None:
         """Start the table in `fh`."""

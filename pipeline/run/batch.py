@@ -40,7 +40,7 @@ from pipeline.ingest.read import ARTICLE_SUFFIXES, META_SUFFIX, OutsideLink, doc
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
 from pipeline.run import current, outdir
-from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row, write_outputs: this module's API too
+from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row: this module's API too
     CSV_COLUMNS,
     OUTPUT_FILES,
     PARQUET_FILE,
@@ -49,7 +49,6 @@ from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row,
     claim_lines,
     csv_cell,
     csv_row,
-    write_outputs,
 )
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint

@@ -54,7 +54,7 @@ class MergedOutputs:
         if parquet:
             try:
                 # the contract's fields: a claim with any other (a later version's) has the table rebuilt
-                self._parquet = ParquetStream.available(extra_columns(CLAIM_FIELDS))
+                self._parquet = ParquetStream(extra_columns(CLAIM_FIELDS))
             except ImportError as exc:
                 log.warning("claims.parquet not written by the merge: %s", exc)
         if self._parquet is not None:
@@ -166,16 +166,6 @@ class OrderedMerge:
         self._drain()
         if self.next < self.n:
             raise RuntimeError(f"the merge waits for article {self.next + 1} of {self.n}, which never finished")
-
-
-def write_outputs(out_dir: Path, parts: Iterable[dict], summary: Any, extra_errors: Iterable[dict] = (),
-                  parquet: bool = False) -> CorpusIndex:
-    """claims.jsonl, claims.csv, errors.jsonl, conflicts.jsonl and articles.jsonl (and claims.parquet, with
-    `parquet`) from the parts, in their order."""
-    with MergedOutputs(out_dir, summary, parquet=parquet) as merged:
-        for part in parts:
-            merged.add(part)
-        return merged.close(extra_errors)
 
 
 def claim_lines(rows: list[dict]) -> dict[str, bytes]:

@@ -107,11 +107,17 @@ def to_simplified(text: str) -> str:
 # A Simplified article may quote a Traditional passage (a repost from Taiwan or Hong Kong): each sentence of
 # at least this many ideographs is judged on its own
 MIN_PASSAGE_CJK = 6
-_PASSAGES = re.compile(r"(?<=[。！？!?\n])")
 
 
-def analysis_text(text: str, traditional_threshold: float = 0.03) -> tuple[str, bool]:
-    """The text the stages analyse, and whether (any of) it was converted from Traditional Chinese."""
+@lru_cache(maxsize=8)
+def _passage_ends(ends: frozenset[str]) -> re.Pattern[str]:
+    return re.compile("(?<=" + "|".join(re.escape(e) for e in sorted({*ends, "\n"})) + ")")
+
+
+def analysis_text(text: str, traditional_threshold: float = 0.03,
+                  sentence_ends: frozenset[str] = frozenset()) -> tuple[str, bool]:
+    """The text the stages analyse, and whether (any of) it was converted from Traditional Chinese.
+    `sentence_ends` (the CJK languages' terminators) cut the passages judged on their own; lines always do."""
     folded = fold_width(text)
     if traditional_share(folded, below=traditional_threshold) >= traditional_threshold:
         return to_simplified(folded), True
@@ -122,7 +128,7 @@ def analysis_text(text: str, traditional_threshold: float = 0.03) -> tuple[str, 
     # (its units and classifiers are the Simplified lexicon's); the conversion keeps every offset.  Only the
     # sentences holding a character t2s changes are weighed.
     has_marked = re.compile("[" + "".join(map(re.escape, marked)) + "]").search
-    parts = _PASSAGES.split(folded)
+    parts = _passage_ends(sentence_ends).split(folded)
     changed = False
     for i, part in enumerate(parts):
         if (has_marked(part) and len(CJK_RE.findall(part)) >= MIN_PASSAGE_CJK

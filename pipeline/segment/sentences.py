@@ -244,7 +244,8 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
     declared = str(article.meta.get("language") or "") or None
     if segmenter not in SEGMENTERS:
         raise ConfigError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {segmenter!r}")
-    analysis, traditional = analysis_text(article.text, traditional_threshold)
+    ends = frozenset(t for code in langs.codes if langs[code].cjk for t in langs[code].terminators)
+    analysis, traditional = analysis_text(article.text, traditional_threshold, ends)
     # A paragraph past max_paragraph_chars (a 100 MB single line) goes to spaCy in pieces of that size,
     # so time and memory grow linearly with the text.
     chunks = [(s2, e2, i) for i, (s, e) in enumerate(_paragraphs(analysis))
