@@ -125,3 +125,30 @@ def test_a_sentence_met_again_elsewhere_gets_the_mentions_a_fresh_analysis_gives
     assert seen.analyze(sentence, 1234) == fresh.analyze(sentence, 1234)
     assert seen.analyze(sentence, 0) == fresh.analyze(sentence, 0)
     assert fresh.analyze(sentence, 1234).mentions  # the table's sentences name something
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("英伟达在“GPT-3”上仅用3.4分钟", ("benchmark", "gpt3", "GPT-3")),
+    ("由“Eos”系统完成", ("system", "eos", "Eos")),
+    ("谷歌称其“TPU v4”芯片", ("accelerator", "tpu-v4", "TPU v4")),
+    ("这套‘DGX SuperPOD’由数千块GPU组成", ("system", "dgx-superpod", "DGX SuperPOD")),
+    ("在\"BERT\"上用时不到一分钟", ("benchmark", "bert", "BERT")),
+])
+def test_a_latin_name_quoted_inside_chinese_text_is_recognized(text: str, expected: tuple):
+    """spaCy alone sees "在“GPT-3”上" as one chunk, splits the CJK characters off as infixes and keeps
+    “GPT-3” one token; the text between two CJK characters is tokenized on its own, quotes split off."""
+    assert expected in [(m.type, m.id, m.text) for m in recognize(text)]
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("昇腾910", ["昇", "腾", "910"]),
+    ("昇腾 910", ["昇", "腾", "910"]),
+    ("昇腾  910", ["昇", "腾", " ", "910"]),
+    ("在 BERT 上", ["在", "BERT", "上"]),
+    ("在\nBERT上", ["在", "\n", "BERT", "上"]),
+    ("“Eos”系统", ["“", "Eos", "”", "系", "统"]),
+])
+def test_the_space_after_a_cjk_character_is_its_trailing_space_as_in_spacy(text: str, tokens: list):
+    from pipeline.link.recognize import get_recognizer
+
+    assert [text[s:e] for s, e in get_recognizer()._tokens(text)] == tokens

@@ -1,13 +1,16 @@
 """Entity mentions in a text, with character offsets: the knowledge base's aliases matched over spaCy
 tokens with an EntityRuler's rules (Recognizer), then fuzzy matching (rapidfuzz) for misspelt names.
 
-Tokenization: `spacy.blank("en")` with one change -- every CJK character is a token of its own.  Latin
-words stay whole, so an alias only matches whole words ("vert" in "convert" is not a token, "SSD" in
-"SSDs" is not "SSD"), while a Chinese alias matches anywhere inside a run of characters (谷歌 in 谷歌的),
-which is what Chinese needs: it has no spaces, and a word segmenter would split names its dictionary
-does not know.  Spaces between a Chinese name and digits do not matter (昇腾910 = 昇腾 910: both are the
-tokens 昇 腾 910).  The text is folded first (full-width -> half-width, Traditional -> Simplified, one
-character for one character) so offsets stay those of the original.
+Tokenization: `spacy.blank("en")` with one change -- every CJK character is a token of its own, and the
+text between two of them is tokenized as a text of its own.  Latin words stay whole, so an alias only
+matches whole words ("vert" in "convert" is not a token, "SSD" in "SSDs" is not "SSD"), while a Chinese
+alias matches anywhere inside a run of characters (谷歌 in 谷歌的), which is what Chinese needs: it has no
+spaces, and a word segmenter would split names its dictionary does not know.  Spaces between a Chinese
+name and digits do not matter (昇腾910 = 昇腾 910: both are the tokens 昇 腾 910), and neither do quotes or
+brackets around a Latin name inside Chinese text (在“GPT-3”上: spaCy alone, seeing one chunk of text with
+no space, splits the CJK characters off as infixes and leaves “GPT-3” one token).  The text is folded
+first (full-width -> half-width, Traditional -> Simplified, one character for one character) so offsets
+stay those of the original.
 
 Case: most aliases are phrase patterns on LOWER; aliases that are also ordinary words or names when
 written otherwise (BERT vs "Bert Smith", JAX, SSD) are token patterns on ORTH.  The EntityRuler keeps the
@@ -95,6 +98,7 @@ def _blank_nlp() -> Any:
 
 
 _ONE_CJK = re.compile(CJK_CHAR)
+_NOT_CJK = re.compile(f"[^{CJK_CHAR[1:-1]}]+")
 
 
 def _suffix_search(search: Callable[[str], re.Match[str] | None]) -> Callable[[str], re.Match[str] | None]:
@@ -220,8 +224,23 @@ class Recognizer:
         self._alias_veto = {_fold_lower(form): sides for form, sides in self.rules.alias_veto.items()}
 
     def _tokens(self, text: str) -> list[tuple[int, int]]:
-        """(start, end) of each token of spaCy's tokenizer, read as arrays (no Token objects)."""
-        return [(i, i + n) for i, n in self.nlp.tokenizer(text).to_array(self._offsets).tolist()]
+        """(start, end) of each token: each CJK character alone, and spaCy's tokens of each stretch of other
+        text between them, read as arrays (no Token objects).  The space right after a CJK character is
+        that token's trailing space, as spaCy would have it."""
+        out: list[tuple[int, int]] = []
+        tokenizer, offsets = self.nlp.tokenizer, self._offsets
+        pos = 0
+        for m in _NOT_CJK.finditer(text):
+            start, end = m.span()
+            out.extend((k, k + 1) for k in range(pos, start))
+            if start and text[start] == " ":
+                start += 1
+            if start < end:
+                out.extend((start + i, start + i + n)
+                           for i, n in tokenizer(text[start:end]).to_array(offsets).tolist())
+            pos = end
+        out.extend((k, k + 1) for k in range(pos, len(text)))
+        return out
 
     def _words(self, text: str) -> list[str]:
         return [text[s:e] for s, e in self._tokens(text)]
