@@ -6,6 +6,7 @@ object; the functions here only know the order in which such words appear around
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container
 from dataclasses import dataclass
 
@@ -19,6 +20,9 @@ PUNCT_STOP = set("，。、；：！？,;:!?()（）「」“”\"\n")
 # classifier of chips, such a noun is the machine the chips make up
 MACHINES = ("system", "host")
 
+
+# a product's model name: a Latin word with a digit in it or in the word after it (H100, MI300X, TPU v5p)
+_MODEL_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?:[0-9]|[ ]?[A-Za-z-]*[0-9])")
 
 @dataclass(frozen=True)
 class Quantity:
@@ -328,6 +332,7 @@ class Reader:
             # "16台ND96amsr A100 v4虚拟机": a chip's name inside a machine's name after a classifier of
             # machines is the machine's; the count is of machines ("2000 颗輝達 A100 GPU" still counts GPUs)
             noun = allowed[0]
+        model = False
         if noun is None:
             allowed = lang.classifier_counts.get(cls)
             noun = self.noun_before(num.start, q, allowed)
@@ -335,8 +340,11 @@ class Reader:
             name_follows = nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()
             if noun is None and allowed and not name_follows:
                 noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
+            # "两千块H100", "三百颗TPU v5p": a model number right after the classifier names what is counted
+            # (the linker reads which), in words too, as "eight H100s" does
+            model = name_follows and _MODEL_NAME.match(self.text, nxt, self.s1) is not None
         return Quantity("count", "count", 1.0, end, counted=noun or "other",
-                        inner_bound=inner[0] if inner else None, classifier=cls)
+                        inner_bound=inner[0] if inner else None, classifier=cls, compound=model)
 
     def plural_after(self, pos: int) -> int | None:
         """End of a plural noun right after `pos`, else None: a common noun (images, parameters) or a name's

@@ -1,0 +1,63 @@
+"""Kinds of phrase found by probing invented articles in the style of unseen coverage (sixth session):
+each table is one kind, its sentences invented and checked against the official tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.run.process import check_text
+
+
+def _claim(text: str, date: str, wording: str):
+    found = [c for c in check_text(text, date=date) if c.text == wording]
+    assert len(found) == 1, [c.text for c in check_text(text, date=date)]
+    return found[0]
+
+
+# A count in Chinese numerals with a model number right after its classifier ("两千块H100") counts that
+# model: the linker reads which, as it does for "2000块H100" and "eight H100s".  (Before, a count in words
+# whose noun was not a listed word was dropped as no claim.)
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("英伟达此次动用了一万一千六百一十六块H100训练GPT-3。", "2024-06-13", "一万一千六百一十六块", "supported"),
+    ("其GPT-3训练用了一万一千六百块H100。", "2024-06-13", "一万一千六百块", "contradicted"),
+    ("英伟达与CoreWeave用三千五百八十四块H100训练GPT-3。", "2023-06-28", "三千五百八十四块", "supported"),
+    ("英特尔用三百八十四块Gaudi2训练GPT-3。", "2023-06-28", "三百八十四块", "supported"),
+    ("谷歌以六千一百四十四颗TPU v5p训练GPT-3。", "2024-06-13", "六千一百四十四颗TPU", "supported"),
+])
+def test_a_count_in_words_before_a_model_number_counts_that_model(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict
+
+
+@pytest.mark.parametrize("text", ["他们花了两千块钱。", "这台服务器有两块CPU。"])
+def test_a_count_in_words_before_no_model_number_is_not_made_a_chip_count(text):
+    assert not [c for c in check_text(text, date="2024-06-13") if c.counted in ("gpu", "chip") and c.verdict
+                in ("supported", "contradicted")]
+
+
+# A word with a numeral in it that is no number (万一 "in case", 千万不 "by no means") is not read inside a
+# longer numeral: 一万一千 is 11,000, not 一万 + "in case" + 千.
+@pytest.mark.parametrize("text, wording, value", [
+    ("该系统共有一万一千六百一十六块GPU。", "一万一千六百一十六块GPU", 11616),
+    ("超过两万一千块GPU参与了训练。", "超过两万一千块GPU", 21000),
+    ("集群规模达到三万一千块GPU。", "三万一千块GPU", 31000),
+])
+def test_a_numeral_is_read_whole_through_words_it_contains(text, wording, value):
+    assert _claim(text, "2024-06-13", wording).value == value
+
+
+@pytest.mark.parametrize("text", ["万一失败，他们还有备用方案。", "这一轮千万不能出错。"])
+def test_those_words_alone_are_still_no_numbers(text):
+    assert not [c for c in check_text(text, date="2024-06-13") if c.kind == "count"]
+
+
+# The particle of a completed verb between a bound word and its number keeps the bound: 超过了 6000 颗 is
+# "more than 6000", so 6,144 chips bear it out (it was read as exactly 6000 and refuted).
+@pytest.mark.parametrize("text, wording, bound, verdict", [
+    ("谷歌的TPU v5p系统也超过了6000颗芯片。", "超过了6000颗芯片", "lower", "supported"),
+    ("谷歌的TPU v5p系统超过了7000颗芯片。", "超过了7000颗芯片", "lower", "contradicted"),
+    ("英伟达这次的规模最高达到了11616块H100。", "最高达到了11616块", "upper", "supported"),
+    ("英伟达用于GPT-3的GPU接近了一万二千块。", "接近了一万二千块", "approx", "supported"),
+])
+def test_a_completed_verbs_particle_keeps_the_bound(text, wording, bound, verdict):
+    c = _claim(text, "2024-06-13", wording)
+    assert (c.bound, c.verdict) == (bound, verdict)
