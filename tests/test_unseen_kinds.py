@@ -61,3 +61,17 @@ def test_those_words_alone_are_still_no_numbers(text):
 def test_a_completed_verbs_particle_keeps_the_bound(text, wording, bound, verdict):
     c = _claim(text, "2024-06-13", wording)
     assert (c.bound, c.verdict) == (bound, verdict)
+
+
+# A year written before a result says when the result was made ("the 2021 BERT record", "its 2023 GPT-3
+# run"): a date, never a count of 2,021 records (it was refuted as a count, or borne out by a round's 200
+# results).
+@pytest.mark.parametrize("text, year", [
+    ("Nvidia beat the 2021 BERT record of 14 seconds.", "2021"),
+    ("That beat the best 2022 result by a wide margin.", "2022"),
+    ("The 2022 A100 figure was 16.9 minutes.", "2022"),
+    ("Its 2023 GPT-3 run used 10,752 GPUs.", "2023"),
+])
+def test_a_year_before_a_result_is_a_date_not_a_count(text, year):
+    claims = check_text(text, date="2023-11-20")
+    assert [c.kind for c in claims if c.text.startswith(year)] == ["date"]
