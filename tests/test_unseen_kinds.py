@@ -75,3 +75,22 @@ def test_a_completed_verbs_particle_keeps_the_bound(text, wording, bound, verdic
 def test_a_year_before_a_result_is_a_date_not_a_count(text, year):
     claims = check_text(text, date="2023-11-20")
     assert [c.kind for c in claims if c.text.startswith(year)] == ["date"]
+
+
+# 其中 N (among them N) after a group counted earlier in the sentence is a part of that group, other counts
+# between them allowed: the group's size is what the tables check (17 submitters bear out "其中4家为首次参赛";
+# it was refuted as 4 submitters against 17).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("本轮共有17家机构提交了205项成绩，其中4家为首次参赛。", "4家", "supported"),
+    ("本轮有17家机构、超过200项成绩，其中4家首次参赛。", "4家", "supported"),
+    ("本轮共有17家机构参赛，其中有4家是新面孔。", "17家机构参赛，其中有4家", "supported"),
+])
+def test_a_part_after_qizhong_checks_the_group_counted_before(text, wording, verdict):
+    c = _claim(text, "2024-06-13", wording)
+    assert (c.of_total, c.verdict) == (17, verdict)
+
+
+def test_a_group_too_small_is_refuted_on_its_own_and_its_part_left_open():
+    text = "本轮共有16家机构提交了205项成绩，其中4家为首次参赛。"
+    assert (_claim(text, "2024-06-13", "16家机构").verdict, _claim(text, "2024-06-13", "4家").verdict) == (
+        "contradicted", "unverifiable")

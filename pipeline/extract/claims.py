@@ -239,6 +239,9 @@ class SentenceExtractor:
             consumed.add(j)
             claim = self._build(value_num, Quantity("count", "count", 1.0, end, counted=counted),
                                 span_start=nums[i].start, of_total=total_num.value)
+        elif (whole := self._far_whole(nums, quantities, i)) is not None:
+            # "17家机构提交了205项成绩，其中4家为首次参赛": a part of a group counted earlier in the sentence
+            claim = self._build(num, q, of_total=whole.value)
         else:
             elided = False
             if q is None:
@@ -357,6 +360,23 @@ class SentenceExtractor:
         if q2 is None or q2.kind != "count" or first.value > second.value:
             return None
         return i + 1, first, second, q2.end, q2.counted
+
+    def _far_whole(self, nums, quantities, i) -> Num | None:
+        """The group a count right after a far partitive link (其中 4 家) is a part of: the nearest earlier
+        count of the sentence with the same classifier and no smaller, other counts between allowed."""
+        q, lang = quantities[i], self.lang
+        if not lang.cjk or q is None or q.kind != "count" or not q.classifier:
+            return None
+        before = self.text[self.sent.start:nums[i].start].rstrip()
+        if not any(before.endswith(link) for link in lang.far_partitive_links):
+            return None
+        for j in range(i - 1, -1, -1):
+            qj = quantities[j]
+            if any(c in "。；;" for c in self.text[nums[j].end:nums[i].start]):
+                return None
+            if qj is not None and qj.kind == "count" and qj.classifier == q.classifier:
+                return nums[j] if nums[j].value >= nums[i].value else None
+        return None
 
     def _coordinated(self, nums, quantities, i) -> Quantity | None:
         """2048或4096 TPU芯片, 8 to 4,096 chips: the first number shares the second one's quantity."""
