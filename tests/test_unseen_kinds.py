@@ -94,3 +94,22 @@ def test_a_group_too_small_is_refuted_on_its_own_and_its_part_left_open():
     text = "本轮共有16家机构提交了205项成绩，其中4家为首次参赛。"
     assert (_claim(text, "2024-06-13", "16家机构").verdict, _claim(text, "2024-06-13", "4家").verdict) == (
         "contradicted", "unverifiable")
+
+
+# A plan or a goal is no result (CONTRACT: plans are never contradicted against a result table): a figure in
+# a clause that says what is to be done is left unverifiable, with why; a result beside it is still checked.
+@pytest.mark.parametrize("text, wording", [
+    ("英伟达下一步计划把训练集群扩展到两万块GPU以上。", "两万块GPU以上"),
+    ("英伟达打算明年把集群扩展到两万块GPU。", "两万块GPU"),
+    ("谷歌的目标是用不到两分钟训练完GPT-3。", "不到两分钟"),
+    ("NVIDIA plans to scale its training cluster to more than 20,000 GPUs.", "more than 20,000 GPUs"),
+    ("Google aims to train GPT-3 in under two minutes next year.", "in under two minutes"),
+])
+def test_a_plan_is_no_result(text, wording):
+    c = _claim(text, "2024-06-13", wording)
+    assert c.verdict == "unverifiable" and "plan" in c.explanation
+
+
+def test_a_result_beside_no_plan_is_still_checked():
+    c = _claim("英伟达用一万二千块H100训练GPT-3。", "2024-06-13", "一万二千块")
+    assert c.verdict == "contradicted"

@@ -50,8 +50,8 @@ SCHEMA: dict[str, set[str] | None] = {
               "last_month", "numeric_order"},
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
-    "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "pod",
-              "past", "definition", "likeness", "per_unit"},
+    "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "plan",
+              "pod", "past", "definition", "likeness", "per_unit"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "some_workloads", "fastest", "single", "emphatic", "wins",
              "at_scale",

@@ -65,6 +65,9 @@ def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
     if has_cue(ctx, claim, "hypothetical", section="scope", clause=True):
         return ("It is a hypothetical figure (its clause says what would or could be), not a result: no "
                 "official figure can confirm or contradict it.")
+    if has_cue(ctx, claim, "plan", section="scope", clause=True):
+        return ("It is a plan or a goal (its clause says what is to be done), not a result: no official figure "
+                "can confirm or contradict it.")
     if claim.kind == "count" and _rate(claim, ctx.langs):
         return ("It is a count per item (a rate, such as one result per system), while the official tables "
                 "count totals: no official figure decides it.")
