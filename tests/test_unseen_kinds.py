@@ -113,3 +113,22 @@ def test_a_plan_is_no_result(text, wording):
 def test_a_result_beside_no_plan_is_still_checked():
     c = _claim("英伟达用一万二千块H100训练GPT-3。", "2024-06-13", "一万二千块")
     assert c.verdict == "contradicted"
+
+
+# A company's count of results is all its results in the round: a benchmark carried from an earlier sentence
+# does not narrow it (it was checked as the company's BERT results only); and a sentence that also counts
+# the submitters is about the round's results, not those of a company carried from before.
+@pytest.mark.parametrize("text, date, wording, verdict, official", [
+    ("英伟达在BERT上用了3072块GPU。超聚变本轮共提交了23项成绩。", "2023-06-28", "23项成绩", "supported", 23),
+    ("英伟达在BERT上用了3072块GPU。超聚变本轮共提交了30项成绩。", "2023-06-28", "30项成绩", "contradicted", 23),
+    ("Nvidia used 3,072 GPUs for BERT. xFusion submitted 23 results in the round.", "2023-06-28", "23 results",
+     "supported", 23),
+])
+def test_a_companys_results_are_not_narrowed_by_a_benchmark_from_before(text, date, wording, verdict, official):
+    c = _claim(text, date, wording)
+    assert (c.verdict, c.official) == (verdict, official)
+
+
+def test_results_counted_with_the_submitters_are_the_rounds():
+    text = "Nvidia's H100 made its debut. The round drew more than 200 results from 18 submitters."
+    assert _claim(text, "2022-11-10", "more than 200 results").verdict != "contradicted"

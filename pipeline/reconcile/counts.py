@@ -26,7 +26,7 @@ from pipeline.reconcile.context import (
     round_name,
     round_of,
 )
-from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE
+from pipeline.reconcile.readings import CLAUSE, EARLIER, SENTENCE, level
 from pipeline.reconcile.sizes import _limit, _same_clause
 from pipeline.reconcile.verdicts import Fact
 from pipeline.records import Claim, evolve
@@ -312,11 +312,17 @@ def _nodes(claim: Claim, ctx: ArticleContext, org: str | None, product, rnd: str
 
 
 def submissions_of(claim: Claim, ctx: ArticleContext) -> Fact | None:
-    """Results a company submitted in the round: closed division, or all divisions."""
+    """Results a company submitted in the round: closed division, or all divisions.  A benchmark narrows them
+    only when the claim's sentence names it ("英伟达本轮共提交了44项成绩" after a paragraph on BERT is all of
+    NVIDIA's results); a sentence that also counts the submitters is about the round's results, not those of
+    a company carried from before ("The round drew more than 200 results from 18 submitters")."""
     org, rnd = _org(claim, ctx), round_of(claim, ctx)
     if org is None or rnd is None:
         return None
-    rows = ctx.official.select(who=org, round=rnd, benchmark=claim.entities.benchmark)
+    if level(claim, "org") > SENTENCE and any(c.metric == "companies_count" for c in ctx.siblings(claim)):
+        return None
+    bench = claim.entities.benchmark if level(claim, "benchmark") <= SENTENCE else None
+    rows = ctx.official.select(who=org, round=rnd, benchmark=bench)
     if not rows:
         return None
     closed = [r for r in rows if r.division == "closed"]
