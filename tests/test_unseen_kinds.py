@@ -132,3 +132,27 @@ def test_a_companys_results_are_not_narrowed_by_a_benchmark_from_before(text, da
 def test_results_counted_with_the_submitters_are_the_rounds():
     text = "Nvidia's H100 made its debut. The round drew more than 200 results from 18 submitters."
     assert _claim(text, "2022-11-10", "more than 200 results").verdict != "contradicted"
+
+
+# How far apart two times are (a margin, a gap, "faster by") is no training time: never refuted against a
+# benchmark's time (相差不到2分钟 was contradicted against the DGX H100's 28 minutes); times beside it are
+# still checked.
+@pytest.mark.parametrize("text, date, wording", [
+    ("甲骨文的8卡H100实例跑LoRA用时29.7分钟，与英伟达自家DGX H100相差不到2分钟。", "2024-06-13", "不到2分钟"),
+    ("英伟达DGX A100以不到1分钟的优势拿走MiniGo。", "2021-12-02", "不到1分钟"),
+    ("英伟达的GPT-3成绩比去年快了7分钟。", "2024-06-13", "7分钟"),
+    ("Microsoft's Azure cluster trailed Eos by about five seconds on GPT-3.", "2023-11-09", "about five seconds"),
+    ("Nvidia beat Google by a margin of 12 seconds on BERT.", "2023-11-09", "12 seconds"),
+])
+def test_a_margin_between_two_times_is_no_training_time(text, date, wording):
+    c = _claim(text, date, wording)
+    assert c.verdict == "unverifiable" and "apart" in c.explanation
+
+
+@pytest.mark.parametrize("text, date, wording", [
+    ("甲骨文的8卡H100实例跑LoRA用时29.7分钟，与英伟达自家DGX H100相差不到2分钟。", "2024-06-13", "29.7分钟"),
+    ("Nvidia trained BERT in 7.2 seconds, by far the fastest.", "2023-11-09", "7.2 seconds"),
+    ("华为的ResNet-50成绩与英伟达的0.76分钟相比仍有差距。", "2020-07-30", "0.76分钟"),
+])
+def test_a_time_beside_a_margin_is_still_checked(text, date, wording):
+    assert _claim(text, date, wording).verdict == "supported"

@@ -68,6 +68,10 @@ def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
     if has_cue(ctx, claim, "plan", section="scope", clause=True):
         return ("It is a plan or a goal (its clause says what is to be done), not a result: no official figure "
                 "can confirm or contradict it.")
+    if claim.kind == "duration" and (_right_after(claim, ctx.langs, "difference_before")
+                                     or _right_before(claim, ctx.langs, "difference_after")):
+        return ("It is how far apart two times are (a margin or a difference), not a training time: no single "
+                "official time confirms or contradicts it.")
     if claim.kind == "count" and _rate(claim, ctx.langs):
         return ("It is a count per item (a rate, such as one result per system), while the official tables "
                 "count totals: no official figure decides it.")
@@ -77,15 +81,31 @@ def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
     return None
 
 
-def _rate(claim: Claim, langs: Languages | None) -> bool:
-    """A per-unit word right after the count ("1 result per system", "two apiece")."""
+def _right_after(claim: Claim, langs: Languages | None, key: str) -> bool:
+    """Whether the claim follows at once one of the scope's `key` words (a Latin one as a whole word)."""
+    head = claim.sentence[:claim.start - claim.sentence_start].rstrip().lower()
+    for word in cue_words(language_of(langs, claim), key, section="scope"):
+        w = word.lower()
+        if head.endswith(w) and not (w[0].isascii() and w[0].isalpha() and len(head) > len(w)
+                                     and head[-len(w) - 1].isalnum()):
+            return True
+    return False
+
+
+def _right_before(claim: Claim, langs: Languages | None, key: str) -> bool:
+    """Whether one of the scope's `key` words follows the claim at once (a Latin one as a whole word)."""
     rest = claim.sentence[claim.end - claim.sentence_start:].lstrip().lower()
-    for word in cue_words(language_of(langs, claim), "per_unit", section="scope"):
+    for word in cue_words(language_of(langs, claim), key, section="scope"):
         w = word.lower()
         if rest.startswith(w) and (not w[-1].isalpha() or not w.isascii() or len(rest) == len(w)
                                    or not rest[len(w)].isalpha()):
             return True
     return False
+
+
+def _rate(claim: Claim, langs: Languages | None) -> bool:
+    """A per-unit word right after the count ("1 result per system", "two apiece")."""
+    return _right_before(claim, langs, "per_unit")
 
 
 APPOSITION = {",", "，", "—", "–", "(", "（"}
