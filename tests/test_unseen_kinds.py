@@ -156,3 +156,17 @@ def test_a_margin_between_two_times_is_no_training_time(text, date, wording):
 ])
 def test_a_time_beside_a_margin_is_still_checked(text, date, wording):
     assert _claim(text, date, wording).verdict == "supported"
+
+
+# 款 counts models of a product ("两款服务器": two server models), not machines: no host count to refute.
+@pytest.mark.parametrize("text, wording", [
+    ("浪潮信息的NF5688M6和NF5488A5两款服务器拿下了8项中的7项第一。", "两款"),
+    ("浪潮本轮推出了三款服务器。", "三款"),
+])
+def test_kuan_counts_product_models_not_machines(text, wording):
+    c = _claim(text, "2021-12-02", wording)
+    assert c.counted == "product" and c.verdict != "contradicted"
+
+
+def test_tai_still_counts_machines():
+    assert _claim("英伟达用了两台服务器。", "2021-12-02", "两台服务器").counted == "host"
