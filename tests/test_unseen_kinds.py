@@ -71,6 +71,7 @@ def test_a_completed_verbs_particle_keeps_the_bound(text, wording, bound, verdic
     ("That beat the best 2022 result by a wide margin.", "2022"),
     ("The 2022 A100 figure was 16.9 minutes.", "2022"),
     ("Its 2023 GPT-3 run used 10,752 GPUs.", "2023"),
+    ("The 2023 suite has nine tests.", "2023"),
 ])
 def test_a_year_before_a_result_is_a_date_not_a_count(text, year):
     claims = check_text(text, date="2023-11-20")
@@ -170,3 +171,8 @@ def test_kuan_counts_product_models_not_machines(text, wording):
 
 def test_tai_still_counts_machines():
     assert _claim("英伟达用了两台服务器。", "2021-12-02", "两台服务器").counted == "host"
+
+
+def test_a_count_of_a_years_benchmarks_is_not_refuted_against_another_rounds_suite():
+    c = _claim("Of the eight 2021 benchmarks, five survived into the 2023 suite.", "2023-11-20", "eight 2021 benchmarks")
+    assert c.verdict != "contradicted"
