@@ -174,5 +174,41 @@ def test_tai_still_counts_machines():
 
 
 def test_a_count_of_a_years_benchmarks_is_not_refuted_against_another_rounds_suite():
-    c = _claim("Of the eight 2021 benchmarks, five survived into the 2023 suite.", "2023-11-20", "eight 2021 benchmarks")
+    c = _claim("Of the eight 2021 benchmarks, five survived into the 2023 suite.", "2023-11-20",
+               "eight 2021 benchmarks")
     assert c.verdict != "contradicted"
+
+
+# A month alone after a year cue ("in June", "since March") is the latest such month up to the article's
+# date: in a November 2023 story, June 2023, whose round (v3.0) the figures of its clause are of ("down from
+# 311.9 minutes in June" was refuted against v3.1's 153.6 minutes).
+@pytest.mark.parametrize("text, date, wording, round_, verdict", [
+    ("Intel's Gaudi2 trained GPT-3 in 153.6 minutes on 384 chips, down from 311.9 minutes in June.",
+     "2023-11-09", "311.9 minutes", "training-v3.0", "supported"),
+    ("Intel's Gaudi2 trained GPT-3 in 153.6 minutes on 384 chips, down from 311.9 minutes in June.",
+     "2023-11-09", "153.6 minutes", "training-v3.1", "supported"),
+    ("In June it took 10.9 minutes on 3,584 GPUs.", "2023-11-09", "3,584 GPUs", "training-v3.0", "supported"),
+])
+def test_a_month_alone_names_the_latest_such_month(text, date, wording, round_, verdict):
+    c = _claim(text, date, wording)
+    assert (c.entities.round, c.verdict) == (round_, verdict)
+
+
+@pytest.mark.parametrize("text, date, iso", [
+    ("In June it took 10.9 minutes.", "2023-11-09", "2023-06"),
+    ("In December it took 10.9 minutes.", "2023-07-01", "2022-12"),
+    ("Since March the team has grown.", "2023-11-09", "2023-03"),
+])
+def test_the_month_alone_is_dated(text, date, iso):
+    assert [c.value for c in check_text(text, date=date) if c.kind == "date"] == [iso]
+
+
+# In "went from A in December to B, N times faster" the month dates the far side: A is of December's round,
+# B and the ratio of the article's (the ratio took December's round and compared the wrong pair).
+@pytest.mark.parametrize("wording, round_", [
+    ("6.24 minutes", "training-v0.5"), ("1.28 minutes", "training-v0.6"), ("almost five times", "training-v0.6"),
+])
+def test_a_month_of_another_round_dates_the_far_side_of_a_change(wording, round_):
+    c = _claim("ResNet-50 went from 6.24 minutes in December to 1.28 minutes, almost five times faster.",
+               "2019-07-10", wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")

@@ -67,6 +67,8 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         lalt = "|".join(re.escape(w) for w in last) or r"(?!x)x"
         out.append(("last_m", re.compile(rf"(?i)\b(?P<last>{lalt})\s+(?P<mn>{malt})\b(?!\s+\d)")))
         out.append(("follow", re.compile(rf"(?i)\b(?P<mn>{malt})\s+(?:of\s+)?(?P<follow>{follow_alt})\b")))
+        # "down from 311.9 minutes in June": a month alone after a year cue, the latest such month
+        out.append(("cue_m", re.compile(rf"(?i)\b(?:{calt})\s+(?P<mn>{malt})\b(?![\s,.]*\d)")))
         # a year is no count: "built from 2048 chips", "in 2048-GPU runs"
         counted = sorted({*lang.nouns, *lang.units}, key=len, reverse=True)
         nalt = "|".join(re.escape(f) for f in counted if f.isascii() and f[:1].isalpha()) or r"(?!x)x"
@@ -91,6 +93,14 @@ def _num(s: str | None, lang: Language) -> int | None:
     return int(parsed[0]) if parsed else None
 
 
+def _month_named(text: str, lang: Language) -> bool:
+    """Whether a month's name stands in the text as a word (a date with no digit needs one)."""
+    rx = cached(lang, "date_month_word", lambda: re.compile(
+        r"(?i)\b(?:" + "|".join(re.escape(m) for m in sorted(lang.dates.get("months") or {}, key=len, reverse=True))
+        + r")\b" if lang.dates.get("months") else r"(?!x)x"))
+    return rx.search(text) is not None
+
+
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None,
                patterns: list[tuple[str, re.Pattern[str]]] | None = None,
                article_month: int | None = None) -> list[DateMatch]:
@@ -100,7 +110,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     # every date pattern needs a digit, or (Chinese) a year/month word
     if not any(map(str.isdigit, text)) and not (
             lang.cjk and (d.get("year_suffix", "\0") in text or d.get("month_suffix", "\0") in text)) and not (
-            article_year and any(w in text.lower() for w in d.get("last_month") or ())):  # last December
+            article_year and not lang.cjk and _month_named(text, lang)):  # last December, in June
         return []
     lo, hi = int(d.get("min_year", 1900)), int(d.get("max_year", 2100))
     months = cached(lang, "date_months", lambda: {k.lower(): v for k, v in (d.get("months") or {}).items()})
@@ -117,6 +127,8 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
             s, e = m.start(), m.end()
             if name in ("cue_y", "event_y"):
                 s, e = m.start("y"), m.end("y")
+            elif name == "cue_m":
+                s, e = m.start("mn"), m.end("mn")
             if any(a < e and s < b for a, b in taken):
                 continue
             g = m.groupdict()
@@ -143,6 +155,9 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                     year = None
                 else:
                     year = article_year - 1
+            if name == "cue_m" and article_year is not None and month is not None:
+                # "in June" in a November story is that year's June; "in December" in a July story, the last
+                year = article_year if article_month is None or month <= article_month else article_year - 1
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:
                 continue
