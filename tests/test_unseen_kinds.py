@@ -212,3 +212,20 @@ def test_a_month_of_another_round_dates_the_far_side_of_a_change(wording, round_
     c = _claim("ResNet-50 went from 6.24 minutes in December to 1.28 minutes, almost five times faster.",
                "2019-07-10", wording)
     assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+# "in mid-2021", "since early 2022": a year after a cue glued by a hyphen is a date (it was read as a model
+# name, mid-2021 like DGX-1), and it keeps its clause's figures from the article's round.
+@pytest.mark.parametrize("text, year", [
+    ("Its TPU v4 pods had topped four of the six benchmarks it entered in mid-2021.", "2021"),
+    ("The lead has held since mid-2022.", "2022"),
+    ("The chip was announced in late-2020.", "2020"),
+])
+def test_a_year_after_a_hyphened_cue_is_a_date(text, year):
+    assert [c.value for c in check_text(text, date="2022-11-10") if c.kind == "date"] == [year]
+
+
+def test_a_count_in_a_clause_dated_to_another_year_is_not_refuted_against_the_articles_round():
+    c = _claim("Google sat this round out, after its TPU v4 pods had topped four of the six benchmarks it entered "
+               "in mid-2021.", "2022-11-10", "four of the six benchmarks")
+    assert c.verdict != "contradicted"

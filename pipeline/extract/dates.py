@@ -77,7 +77,7 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         out.append(("event_y", re.compile(
             rf"(?<![\d,.])(?P<y>\d{{4}})\s+(?:[A-Z][\w-]*\s+)?(?=(?i:{ealt})\b)")))
         out.append(("cue_y", re.compile(
-            rf"(?i)\b(?:{calt})\s+(?P<y>\d{{4}})\b(?!\s*(?:%|percent)|-|\s+(?:\S+\s+)?(?:{nalt})\b)")))
+            rf"(?i)\b(?:{calt})(?:\s+|(?<=-))(?P<y>\d{{4}})\b(?!\s*(?:%|percent)|-|\s+(?:\S+\s+)?(?:{nalt})\b)")))
     lang.cache[key] = out
     return out
 
