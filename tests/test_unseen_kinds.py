@@ -215,10 +215,10 @@ def test_a_month_of_another_round_dates_the_far_side_of_a_change(wording, round_
 
 
 # "in mid-2021", "since early 2022": a year after a cue glued by a hyphen is a date (it was read as a model
-# name, mid-2021 like DGX-1), and it keeps its clause's figures from the article's round.
+# name, mid-2021 like DGX-1), and it keeps its clause's figures from the article's round; "mid-" says June.
 @pytest.mark.parametrize("text, year", [
-    ("Its TPU v4 pods had topped four of the six benchmarks it entered in mid-2021.", "2021"),
-    ("The lead has held since mid-2022.", "2022"),
+    ("Its TPU v4 pods had topped four of the six benchmarks it entered in mid-2021.", "2021-06"),
+    ("The lead has held since mid-2022.", "2022-06"),
     ("The chip was announced in late-2020.", "2020"),
 ])
 def test_a_year_after_a_hyphened_cue_is_a_date(text, year):
@@ -229,3 +229,27 @@ def test_a_count_in_a_clause_dated_to_another_year_is_not_refuted_against_the_ar
     c = _claim("Google sat this round out, after its TPU v4 pods had topped four of the six benchmarks it entered "
                "in mid-2021.", "2022-11-10", "four of the six benchmarks")
     assert c.verdict != "contradicted"
+
+
+# A figure set against the one before it ("versus", "compared with", 而, 相比之下) that names no subject of
+# its own is the other side: it does not take the first figure's system or chip (it was refuted as the DGX
+# H100's own time), nor whatever an earlier sentence was about; "its own" points back to the same subject.
+@pytest.mark.parametrize("text", [
+    "On ResNet-50 the DGX H100 took 14.7 minutes versus 28.8 minutes.",
+    "On ResNet-50 the DGX H100 took 14.7 minutes, compared with 28.8 minutes.",
+    "在ResNet-50上，DGX H100用时14.7分钟，而上一代为28.8分钟。",
+    "在ResNet-50上，DGX H100用时14.7分钟，相比之下28.8分钟。",
+])
+def test_a_figure_set_against_another_is_not_its_subjects(text):
+    second = [c for c in check_text(text, date="2022-11-10") if c.kind == "duration"][1]
+    assert (second.entities.system, second.verdict) == (None, "supported")
+
+
+@pytest.mark.parametrize("text, wording, org", [
+    ("MosaicML's A100 server trained BERT in 7.90 minutes, against 21.37 minutes for its own baseline.",
+     "21.37 minutes", "mosaicml"),
+    ("The DGX H100 took 14.7 minutes on ResNet-50 and 5.5 minutes on BERT.", "5.5 minutes", "nvidia"),
+    ("SSD和ResNet-50分别为1.21分钟和1.28分钟，都由谷歌的TPU v3 Pod完成。", "1.28分钟", "google"),
+])
+def test_a_figure_sharing_its_subject_keeps_it(text, wording, org):
+    assert _claim(text, "2022-11-14", wording).entities.org == org

@@ -77,7 +77,7 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         out.append(("event_y", re.compile(
             rf"(?<![\d,.])(?P<y>\d{{4}})\s+(?:[A-Z][\w-]*\s+)?(?=(?i:{ealt})\b)")))
         out.append(("cue_y", re.compile(
-            rf"(?i)\b(?:{calt})(?:\s+|(?<=-))(?P<y>\d{{4}})\b(?!\s*(?:%|percent)|-|\s+(?:\S+\s+)?(?:{nalt})\b)")))
+            rf"(?i)\b(?P<cue>{calt})(?:\s+|(?<=-))(?P<y>\d{{4}})\b(?!\s*(?:%|percent)|-|\s+(?:\S+\s+)?(?:{nalt})\b)")))
     lang.cache[key] = out
     return out
 
@@ -101,6 +101,39 @@ def _month_named(text: str, lang: Language) -> bool:
     return rx.search(text) is not None
 
 
+def _span(name: str, m: re.Match[str], seasons: dict[str, int]) -> tuple[int, int, int | None]:
+    """Where a match's date is written, and the month its cue says ("mid-2022": June), if any."""
+    if name == "cue_y":
+        season = seasons.get(m.group("cue").lower())
+        if season is not None:
+            return m.start("cue"), m.end("y"), season
+    if name in ("cue_y", "event_y"):
+        return m.start("y"), m.end("y"), None
+    if name == "cue_m":
+        return m.start("mn"), m.end("mn"), None
+    return m.start(), m.end(), None
+
+
+def _year_of_month(name: str, g: dict, month: int | None, year: int | None, article_year: int | None,
+                   article_month: int | None, last_words: dict) -> tuple[bool, int | None]:
+    """The year of a month written without one ("last May", "in June"), else `year`; (False, _) when the
+    match is no date (no article date to count back from)."""
+    if g.get("last") is not None:
+        if article_year is None or month is None:
+            return False, None
+        if last_words.get(g["last"].lower()) == "latest":  # "this past May": the latest May before the article
+            return True, article_year if article_month and month < article_month else article_year - 1
+        if article_month is None or month < article_month:
+            # "last May" in a July story is this May for some writers and a year before for others: the year
+            # stays unknown (--05) rather than guessed
+            return True, None
+        return True, article_year - 1
+    if name == "cue_m" and article_year is not None and month is not None:
+        # "in June" in a November story is that year's June; "in December" in a July story, the last one
+        return True, article_year if article_month is None or month <= article_month else article_year - 1
+    return True, year
+
+
 def find_dates(text: str, offset: int, lang: Language, article_year: int | None = None,
                patterns: list[tuple[str, re.Pattern[str]]] | None = None,
                article_month: int | None = None) -> list[DateMatch]:
@@ -116,6 +149,8 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
     months = cached(lang, "date_months", lambda: {k.lower(): v for k, v in (d.get("months") or {}).items()})
     rel_years = cached(lang, "date_relative_years",
                        lambda: {k.lower(): v for k, v in (d.get("relative_years") or {}).items()})
+    seasons = cached(lang, "date_season_months",
+                     lambda: {k.lower(): int(v) for k, v in (d.get("season_months") or {}).items()})
     last_words = cached(lang, "date_last_month", lambda: {k.lower(): v for k, v in (d.get("last_month") or {}).items()})
     found: list[DateMatch] = []
     taken: list[tuple[int, int]] = []
@@ -124,11 +159,7 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
         if not prefilter(rx)(view):  # month names, 年, a digit...: skip a pattern whose words are absent
             continue
         for m in with_first_chars(rx).finditer(text):
-            s, e = m.start(), m.end()
-            if name in ("cue_y", "event_y"):
-                s, e = m.start("y"), m.end("y")
-            elif name == "cue_m":
-                s, e = m.start("mn"), m.end("mn")
+            s, e, season = _span(name, m, seasons)
             if any(a < e and s < b for a, b in taken):
                 continue
             g = m.groupdict()
@@ -142,22 +173,11 @@ def find_dates(text: str, offset: int, lang: Language, article_year: int | None 
                     continue
                 year = int(max(prior, key=lambda x: x.start).iso[:4]) + 1
             month = months.get((g.get("mn") or "").lower()) if g.get("mn") else _num(g.get("m"), lang)
-            if g.get("last") is not None:
-                if article_year is None or month is None:
-                    continue
-                how = last_words.get(g["last"].lower())
-                earlier = article_month is None or month < article_month
-                if how == "latest":  # "this past May": the latest May before the article
-                    year = article_year if article_month and month < article_month else article_year - 1
-                elif earlier:
-                    # "last May" in a July story is this May for some writers and a year before for others:
-                    # the year stays unknown (--05) rather than guessed
-                    year = None
-                else:
-                    year = article_year - 1
-            if name == "cue_m" and article_year is not None and month is not None:
-                # "in June" in a November story is that year's June; "in December" in a July story, the last
-                year = article_year if article_month is None or month <= article_month else article_year - 1
+            if season is not None:
+                month = season
+            ok, year = _year_of_month(name, g, month, year, article_year, article_month, last_words)
+            if not ok:
+                continue
             day = _num(g.get("d"), lang)
             if year is not None and not lo <= year <= hi:
                 continue

@@ -47,7 +47,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "month_round",
               "relative_years", "following_year", "publication_cues", "event_nouns",
-              "last_month", "numeric_order"},
+              "last_month", "numeric_order", "season_months"},
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "plan",

@@ -159,6 +159,21 @@ class _Sent:
             return min(after)
         return max(same, default=None)
 
+    def set_against(self, names: list[Mention], claim: Claim) -> bool:
+        """Whether `names` go with a figure of the claim's kind written before it, and a word that compares or
+        contrasts stands between that figure and the claim ("14.7 minutes versus 28.8 minutes", "用时14.7分钟，
+        而上一代为28.8分钟"): the claim is the other side, which those names are not."""
+        kind = self.kinds.get((claim.start, claim.end))
+        found = {self.nearest_claim(m, kind) for m in names} if kind else set()
+        theirs = [c for c in found if c is not None]
+        if not theirs or len(theirs) < len(found) or any(c[1] > claim.start for c in theirs):
+            return False
+        last = max(c[1] for c in theirs)
+        against = [c for c in self.cues if last <= c.start and c.end <= claim.start and "contrast" in c.keys]
+        # "against 21.37 minutes for its own baseline": a word pointing back makes it the same subject's
+        return bool(against) and not any(c.start >= against[0].end and any(k.startswith("anaphor:") for k in c.keys)
+                                         for c in self.cues)
+
     def _holds_claims(self, span: frames.Span, claim: Claim) -> bool:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)
 
@@ -799,6 +814,10 @@ class _Article:
         if t in PAIRED_TYPES:
             # "BERT trained in 21.69 minutes and DLRM in 0.99 minutes": each name goes with its own figure
             own = [m for m in cands if st.nearest_claim(m, claim.kind) in (None, (claim.start, claim.end))]
+            if not own and t != "benchmark" and claim.kind not in ("ratio", "percent") and st.set_against(cands, claim):
+                # "the DGX H100 took 14.7 minutes versus 28.8 minutes": the other side, unnamed; nor is it
+                # whatever an earlier sentence was about
+                return None, 1
             cands = own or cands
         if t in self.rules.clause_owned:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
@@ -850,6 +869,9 @@ class _Article:
                 # "The cloud also claimed the one benchmark NVIDIA did not win, 3D U-Net, at 1.26 minutes": a
                 # name set off from the figure by a comma is no match for the subject the sentence opens with
                 return None
+            if t == "round" and any(m.id for m in here):
+                # "in v2.0, in mid-2022": a year of two rounds blocks only the article's round, not one named
+                here = [m for m in here if m.id]
             best = min(here, key=lambda m: (max(0, m.start - claim.end, claim.start - m.end), m.start))
             if best.id is None:  # a date that is no round's date
                 return None, level
