@@ -253,3 +253,23 @@ def test_a_figure_set_against_another_is_not_its_subjects(text):
 ])
 def test_a_figure_sharing_its_subject_keeps_it(text, wording, org):
     assert _claim(text, "2022-11-14", wording).entities.org == org
+
+
+# A chip named in the claim's clause says whose result it is; an org named only in a later clause (the
+# remaining one "went to Microsoft Azure", 剩下的一项被微软摘走) is that clause's, not the claim's subject
+# (the seven wins were checked as Microsoft's).  A partitive across a comma is of its part's clause.
+@pytest.mark.parametrize("text, wording", [
+    ("在封闭赛区的八项测试中，基于A100的系统拿下了其中七项的最快成绩，剩下的3D U-Net一项被微软Azure摘走。",
+     "八项测试中，基于A100的系统拿下了其中七项"),
+    ("A100-based systems won seven of the eight closed-division tests; the remaining one went to Microsoft Azure.",
+     "seven of the eight closed-division tests"),
+])
+def test_an_org_of_a_later_clause_is_not_the_subject_of_a_chip_named_before(text, wording):
+    c = _claim(text, "2021-12-02", wording)
+    assert (c.entities.org, c.verdict) == ("nvidia", "supported")
+
+
+def test_an_org_named_before_the_figure_stays_its_subject():
+    c = _claim("Oracle, in its second round, ran GPT-3 on 1,536 H100s in 12.09 minutes.", "2024-11-15",
+               "12.09 minutes")
+    assert c.entities.org == "oracle"

@@ -532,7 +532,8 @@ class _Article:
         if st is None:
             ents = Entities(round=self.round)
             return evolve(claim, entities=ents)
-        clause = frames.span_of(st.clauses, claim.start)
+        # a partitive across a comma ("八项测试中，基于A100的系统拿下了其中七项") is of the clause of its part
+        clause = frames.span_of(st.clauses, claim.end - 1 if claim.of_total is not None else claim.start)
         claim = self._counted_by_name(st, claim)
         claim = self._qualified(st, claim, clause)
         rule = frames.choose_metric(claim, st.cues, clause, self.rules)
@@ -857,6 +858,11 @@ class _Article:
                 # more often an aside ("……的四倍（上代系统在上届竞赛中……）").  A round written after the
                 # claim's clause never beats the article's round.
                 before = [m for m in here if m.end <= claim.start]
+                if t == "org" and not before and clause and claim.kind not in ("ratio", "percent") and any(
+                        m.type in ("accelerator", "system") and m.id and frames.inside(m, clause) for m in st.mentions):
+                    # "基于A100的系统拿下了其中七项……，剩下的一项被微软Azure摘走": the clause's chip says whose it
+                    # is; an org of a later clause is that clause's
+                    return None, level
                 here = before if (before or t == "round") else here
                 if not here:
                     continue
