@@ -159,6 +159,15 @@ class _Sent:
             return min(after)
         return max(same, default=None)
 
+    def set_aside(self, m: Mention) -> bool:
+        """Whether an exclusion word stands right before the mention (除H100之外, "apart from the H100")."""
+        text, base = self.s.text, self.s.start
+        for c in self.cues:
+            if "exclusion" in c.keys and c.end <= m.start and text[c.end - base:m.start - base].strip().lower() in (
+                    "", "the", "its"):
+                return True
+        return False
+
     def set_against(self, names: list[Mention], claim: Claim) -> bool:
         """Whether `names` go with a figure of the claim's kind written before it, and a word that compares or
         contrasts stands between that figure and the claim ("14.7 minutes versus 28.8 minutes", "用时14.7分钟，
@@ -811,6 +820,7 @@ class _Article:
         # (shared forward only: a benchmark written in a later clause with claims of its own is theirs,
         # "最多用到2048块A100；MiniGo用时十七分钟出头")
         cands = [m for m in pool if m.type == t and not st.contrasted(m, claim) and not st.aside_of_others(m, claim)
+                 and not st.set_aside(m)
                  and not ((t not in self.rules.baseline_shares or m.start > claim.end) and st.separated(m, claim))]
         if t in PAIRED_TYPES:
             # "BERT trained in 21.69 minutes and DLRM in 0.99 minutes": each name goes with its own figure

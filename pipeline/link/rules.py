@@ -13,6 +13,7 @@ with a key that says what they signal:
     aggregate                   平均 / on average: the claim is over benchmarks
     respectively                分别 / respectively: names and figures of a list pair up in order
     contrast                    而 / whereas: the clause is about another subject than the one before
+    exclusion                   除 / apart from: the name right after it is set aside, no figure's subject
 
 Besides cues, the punctuation and words that shape a sentence: clause delimiters, words that continue
 the clause before them (", which ..."), the brackets of an aside, list separators.
@@ -32,8 +33,8 @@ TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiter
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively",
             "clause_continuations", "brackets",
-            "baseline_shares", "list_markers", "clause_owned", "contrast", "appositive", "segment_delimiters",
-            "list_heads", "ago", "cpu_nouns", "orgless", "debut_round", "topic", "headings"}
+            "baseline_shares", "list_markers", "clause_owned", "contrast", "exclusion", "appositive",
+            "segment_delimiters", "list_heads", "ago", "cpu_nouns", "orgless", "debut_round", "topic", "headings"}
 CONFIDENCE_KEYS = {"alias", "cased", "context", "description", "generic", "date", "relative", "fuzzy", "ner",
                    "count"}
 FUZZY_KEYS = {"types", "min_alias_len", "long_alias_len", "never"}
@@ -213,6 +214,7 @@ def _cue_words(path: Path, data: dict[str, Any], cmp_: dict[str, Any], kb_types:
     add(_lang_forms(path, data.get("round_level"), "round_level"), "round_level")
     add(_lang_forms(path, data.get("respectively"), "respectively"), "respectively")
     add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
+    add(_lang_forms(path, data.get("exclusion"), "exclusion"), "exclusion")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):
         add(_lang_forms(path, cmp_.get(name), f"comparison.{name}"), f"cmp:{name}")
     return paired
