@@ -284,3 +284,19 @@ def test_an_org_named_before_the_figure_stays_its_subject():
 def test_a_name_set_aside_is_no_figures_subject(text, wording):
     c = _claim(text, "2023-06-28", wording)
     assert (c.entities.accelerator, c.verdict) == ("gaudi2", "supported")
+
+
+# 张 counts cards: "8 張 B200 的系統" is 8 GPUs (the system they make up is not counted; it was refuted as
+# 8 systems); but 张 has no usual sense of its own, so "三张图片" counts no chips.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("8 張 B200 的系統完成了微調。", "8 張", "supported"),
+    ("美超微 8 張 H200 的 BERT 成績為 4.97 分鐘。", "8 張", "supported"),
+    ("英伟达用了一千张卡。", "一千张卡", "contradicted"),  # NVIDIA ran 1,024 or more, never 1,000
+])
+def test_zhang_counts_cards(text, wording, verdict):
+    c = _claim(text, "2025-06-05", wording)
+    assert (c.counted, c.verdict) == ("gpu", verdict)
+
+
+def test_zhang_before_an_unknown_noun_counts_no_chips():
+    assert not [c for c in check_text("他们用了三张图片。", date="2025-06-05") if c.counted in ("gpu", "chip")]

@@ -338,7 +338,7 @@ class Reader:
             noun = self.noun_before(num.start, q, allowed)
             nxt = skip_spaces(self.text, q, self.s1)
             name_follows = nxt < self.s1 and self.text[nxt].isascii() and self.text[nxt].isalpha()
-            if noun is None and allowed and not name_follows:
+            if noun is None and allowed and not name_follows and cls not in lang.weak_classifiers:
                 noun = allowed[0]  # 五项沿用…: the classifier's usual sense; not before a name (2 颗 CPU)
             # "两千块H100", "三百颗TPU v5p": a model number right after the classifier names what is counted
             # (the linker reads which), in words too, as "eight H100s" does

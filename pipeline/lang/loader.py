@@ -43,7 +43,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
-               "anaphora_numbers", "list_separators", "plural_suffix"},
+               "anaphora_numbers", "list_separators", "plural_suffix", "weak_classifiers"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "month_round",
               "relative_years", "following_year", "publication_cues", "event_nouns",
@@ -152,6 +152,8 @@ class Language:
     cues: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cue_veto: dict[str, tuple[str, ...]] = field(default_factory=dict)  # cue word -> what may not follow it
     summary: dict[str, Any] = field(default_factory=dict)  # verdict summaries: templates and their words
+    # classifiers with no usual sense of their own: what they count must be said after them (三张图片)
+    weak_classifiers: tuple[str, ...] = ()
     segmenter: str = ""  # "jieba", or "" for spaCy's rule tokenizer
     user_dict: Path | None = None  # words the segmenter must keep whole
     source: str = ""
@@ -335,6 +337,7 @@ def _counts(path: Path, cnt: dict[str, Any]) -> dict[str, Any]:
             nouns[str(form)] = counted
     return dict(
         classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
+        weak_classifiers=tuple(str(c) for c in cnt.get("weak_classifiers") or ()),
         far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
         partitive_verbs=_longest_first(cnt.get("partitive_verbs") or []),
         classifiers=_longest_first(cnt.get("classifiers") or []),
