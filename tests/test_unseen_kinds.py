@@ -300,3 +300,15 @@ def test_zhang_counts_cards(text, wording, verdict):
 
 def test_zhang_before_an_unknown_noun_counts_no_chips():
     assert not [c for c in check_text("他们用了三张图片。", date="2025-06-05") if c.counted in ("gpu", "chip")]
+
+
+# Performance per dollar in Taiwanese usage (每美元效能) is the vendor's price-performance figure, never a
+# speed ratio from the tables ("最高可達 … 5 倍" was borne out by a 1.08x speed ratio).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Trillium 的每美元效能最高可達 TPU v5p 的 1.8 倍。", "最高可達 TPU v5p 的 1.8 倍", "supported"),
+    ("Trillium 的每美元效能最高可達 TPU v5p 的 5 倍。", "最高可達 TPU v5p 的 5 倍", "contradicted"),
+    ("谷歌稱 Trillium 每美元的性能是 TPU v5p 的 1.8 倍。", "1.8 倍", "supported"),
+])
+def test_performance_per_dollar_is_the_vendors_figure(text, wording, verdict):
+    c = _claim(text, "2024-11-14", wording)
+    assert (c.metric, c.verdict) == ("price_performance", verdict)
