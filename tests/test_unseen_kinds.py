@@ -312,3 +312,14 @@ def test_zhang_before_an_unknown_noun_counts_no_chips():
 def test_performance_per_dollar_is_the_vendors_figure(text, wording, verdict):
     c = _claim(text, "2024-11-14", wording)
     assert (c.metric, c.verdict) == ("price_performance", verdict)
+
+
+# A byline's date and a wire dateline are when the story was filed, never a claim ("*Posted by the
+# SiliconCompute team, November 14, 2025*" was refuted against the results date).
+@pytest.mark.parametrize("text", [
+    "Title line\n\n*Posted by the SiliconCompute team, November 14, 2025*\n\nNvidia trained BERT in 5 minutes.",
+    "Title line\n\nSAN FRANCISCO, June 5 (Newswire) - Nvidia trained BERT in 5 minutes.",
+    "Title line\n\nSANTA CLARA, Calif., November 12, 2025 - Nvidia trained BERT in 5 minutes.",
+])
+def test_a_byline_or_dateline_date_is_no_claim(text):
+    assert not [c for c in check_text(text, date="2025-11-14") if c.kind == "date"]
