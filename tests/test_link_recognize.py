@@ -152,3 +152,21 @@ def test_the_space_after_a_cjk_character_is_its_trailing_space_as_in_spacy(text:
     from pipeline.link.recognize import get_recognizer
 
     assert [text[s:e] for s, e in get_recognizer()._tokens(text)] == tokens
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 3.1 8B was the most popular new test.",   # popular ~ Poplar
+    "The results were tabulated by the consortium.",
+    "Its power draw was moderate.",
+    "A bigger transformer-style model.",
+])
+def test_an_ordinary_lowercase_word_is_no_misspelt_name(text: str):
+    assert not [m for m in recognize(text) if m.how == "fuzzy"]
+
+
+@pytest.mark.parametrize("text, surface", [
+    ("包括ResNet-50、BERT、SSD以及Tranformer的对应实现", "Tranformer"),
+    ("Google成绩最好的MLPerf Training v-.7 Research提交方案", "v-.7"),
+])
+def test_a_misspelt_name_written_as_a_name_still_links(text: str, surface: str):
+    assert [m.text for m in recognize(text) if m.how == "fuzzy"] == [surface]

@@ -17,7 +17,8 @@ written otherwise (BERT vs "Bert Smith", JAX, SSD) are token patterns on ORTH.  
 longest of overlapping matches (Cloud TPU v3 Pod over TPU v3).  Vetoes (SSD before "drive", 浪潮 after
 发展) and context-only aliases ("Research" right after a round) are checked after the ruler.
 
-Fuzzy: a Latin token that no alias matched, that looks like a name (capitals, digits, or long), may link
+Fuzzy: a Latin token that no alias matched, that looks like a name (capitals, digits, or long; never a
+word of lowercase letters only, which is an ordinary word: "popular" is no misspelt Poplar), may link
 to a single-token alias at edit distance 1 (2 for names of 10+ characters).  Edits may not change a digit
 into another digit or add/drop one (A100 is never H100 or A10); the only digit edit allowed is a digit
 lost to punctuation ("v-.7" -> v0.7).  Names shorter than 4 characters never link fuzzily, and tokens in
@@ -142,8 +143,9 @@ def vetoed(text: str, start: int, end: int, before: tuple[str, ...], after: tupl
 
 
 def _name_like(tok: str) -> bool:
-    """A token that may be a misspelt name: Latin, with a letter, and capitals, digits or length."""
-    if not tok.isascii() or not any(c.isalpha() for c in tok):
+    """A token that may be a misspelt name: Latin, with a letter, and capitals, digits or length; a word of
+    lowercase letters only is an ordinary word ("popular" is no misspelt Poplar)."""
+    if not tok.isascii() or not any(c.isalpha() for c in tok) or (tok.isalpha() and tok.islower()):
         return False
     return (any(c.isdigit() for c in tok) or (tok.isupper() and len(tok) >= 3)
             or any(c.isupper() for c in tok[1:]) or len(tok) >= 6)
