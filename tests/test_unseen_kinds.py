@@ -323,3 +323,15 @@ def test_performance_per_dollar_is_the_vendors_figure(text, wording, verdict):
 ])
 def test_a_byline_or_dateline_date_is_no_claim(text):
     assert not [c for c in check_text(text, date="2025-11-14") if c.kind == "date"]
+
+
+# A count of submitters whose own words narrow the group (Taiwanese, Chinese, first-time, server makers) is
+# not the round's whole count: fewer than the round's submitters is left open, more refutes it.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("Five Taiwanese server makers submitted results this round.", "Five Taiwanese server makers", "unverifiable"),
+    ("本轮共有20家机构提交成绩，其中中国厂商有5家。", "5家", "unverifiable"),
+    ("本轮有25家台湾厂商提交了成绩。", "25家", "contradicted"),
+    ("Twenty-five organizations submitted results this round.", "Twenty-five organizations", "contradicted"),
+])
+def test_a_narrowed_group_of_submitters_is_refuted_only_when_larger(text, wording, verdict):
+    assert _claim(text, "2025-11-13", wording).verdict == verdict

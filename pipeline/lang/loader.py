@@ -54,7 +54,7 @@ SCHEMA: dict[str, set[str] | None] = {
               "difference_before", "difference_after", "pod", "past", "definition", "likeness", "per_unit"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "some_workloads", "fastest", "single", "emphatic", "wins",
-             "at_scale",
+             "at_scale", "narrow_group",
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
              "area_reinforcement", "partners", "absent", "shrink", "last_year", "same_size", "largest", "not_won",

@@ -325,8 +325,12 @@ def companies_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     checked (the engine reads the whole of a partitive), but its words may narrow the group (first-time, from
     one country), so the round's submitters can bear it out, and refute it only when the group is larger."""
     fact = _companies_count(claim, ctx)
-    if (fact is not None and claim.of_total is not None and isinstance(fact.value, (int, float))
-            and float(claim.of_total) < float(fact.value)):
+    if fact is None or not isinstance(fact.value, (int, float)):
+        return fact
+    # "5 家台灣伺服器廠", "five Taiwanese server makers": its own words narrow the group
+    group = claim.of_total if claim.of_total is not None else (
+        claim.value if has_cue(ctx, claim, "narrow_group", clause=True) else None)
+    if isinstance(group, (int, float)) and float(group) < float(fact.value):
         return replace(fact, complete=False, open_why="its words may name a narrower group of submitters than "
                                                       "the round's (the first-time ones, those of one country)")
     return fact
