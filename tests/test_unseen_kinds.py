@@ -335,3 +335,24 @@ def test_a_byline_or_dateline_date_is_no_claim(text):
 ])
 def test_a_narrowed_group_of_submitters_is_refuted_only_when_larger(text, wording, verdict):
     assert _claim(text, "2025-11-13", wording).verdict == verdict
+
+
+# How many more or fewer ("3,000-odd fewer GPUs", 少用了3000块GPU) is a difference of two counts, never
+# refuted as a system's size; "more than 512 GPUs" is a bound, and "fed by 64 hosts" a count, as before.
+@pytest.mark.parametrize("text, wording", [
+    ("It matched the Hopper time with 3,000-odd fewer GPUs.", "3,000-odd fewer"),
+    ("NVIDIA used 512 more GPUs than last time.", "512 more GPUs"),
+    ("英伟达这次少用了3000块GPU。", "3000块GPU"),
+    ("比上一轮多用了512块GPU。", "512块GPU"),
+])
+def test_a_difference_of_counts_is_no_count(text, wording):
+    c = _claim(text, "2025-11-14", wording)
+    assert c.verdict == "unverifiable" and "difference" in c.explanation
+
+
+@pytest.mark.parametrize("text, wording", [
+    ("NVIDIA used more than 512 GPUs.", "more than 512 GPUs"),
+    ("The TPU v2 pod was fed by sixty-four host computers.", "sixty-four host"),
+])
+def test_a_bound_or_a_plain_count_is_still_a_count(text, wording):
+    assert "difference" not in _claim(text, "2025-11-14", wording).explanation

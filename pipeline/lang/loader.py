@@ -51,7 +51,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "not_claims": None,
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "plan",
-              "difference_before", "difference_after", "pod", "past", "definition", "likeness", "per_unit"},
+              "difference_before", "difference_after", "difference_inside", "count_difference_before", "pod", "past",
+              "definition", "likeness", "per_unit"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "some_workloads", "fastest", "single", "emphatic", "wins",
              "at_scale", "narrow_group",

@@ -4,6 +4,8 @@ lexicons' `scope` sections; the counted kinds from settings."""
 
 from __future__ import annotations
 
+import re
+
 from pipeline.lang.loader import Languages
 from pipeline.reconcile.context import Lookups, cue_words, has_cue, language_of
 from pipeline.reconcile.verdicts import overlaps
@@ -72,6 +74,10 @@ def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
                                      or _right_before(claim, ctx.langs, "difference_after")):
         return ("It is how far apart two times are (a margin or a difference), not a training time: no single "
                 "official time confirms or contradicts it.")
+    if claim.kind == "count" and (_right_after(claim, ctx.langs, "count_difference_before")
+                                  or _says_difference(claim, ctx)):
+        return ("It is how many more or fewer there are (a difference of two counts), not a count the tables "
+                "hold: no single official figure confirms or contradicts it.")
     if claim.kind == "count" and _rate(claim, ctx.langs):
         return ("It is a count per item (a rate, such as one result per system), while the official tables "
                 "count totals: no official figure decides it.")
@@ -90,6 +96,14 @@ def _right_after(claim: Claim, langs: Languages | None, key: str) -> bool:
                                      and head[-len(w) - 1].isalnum()):
             return True
     return False
+
+
+def _says_difference(claim: Claim, ctx: Lookups) -> bool:
+    """"3,000-odd fewer GPUs", "512 more GPUs than last time": a word of difference inside the count's own
+    words (not "more than 512", a bound)."""
+    words = re.findall(r"[\w-]+", claim.text.lower())
+    forms = {w.lower() for w in cue_words(language_of(ctx.langs, claim), "difference_inside", section="scope")}
+    return any(w in forms and (i + 1 == len(words) or words[i + 1] != "than") for i, w in enumerate(words[1:], 1))
 
 
 def _right_before(claim: Claim, langs: Languages | None, key: str) -> bool:
