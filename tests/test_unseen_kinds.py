@@ -356,3 +356,21 @@ def test_a_difference_of_counts_is_no_count(text, wording):
 ])
 def test_a_bound_or_a_plain_count_is_still_a_count(text, wording):
     assert "difference" not in _claim(text, "2025-11-14", wording).explanation
+
+
+# "2.5 minutes for Stable Diffusion, 7.2 seconds for BERT-Large, 55 seconds for RetinaNet": a name right after
+# "for"/"on" that follows a figure goes with that figure, not the next one (55 seconds was refuted as BERT's).
+@pytest.mark.parametrize("wording, bench", [
+    ("2.5 minutes", "stable_diffusion"), ("7.2 seconds", "bert"), ("55 seconds", "retinanet"),
+    ("46 seconds", "unet3d"),
+])
+def test_a_name_after_for_goes_with_the_figure_before(wording, bench):
+    text = ("Eos needed 2.5 minutes for Stable Diffusion on 1,024 GPUs, 7.2 seconds for BERT-Large on 3,472 GPUs, "
+            "55 seconds for RetinaNet on 2,048 GPUs, and 46 seconds for 3D U-Net on 768 GPUs.")
+    c = _claim(text, "2023-11-09", wording)
+    assert (c.entities.benchmark, c.verdict) == (bench, "supported")
+
+
+def test_a_name_before_its_figure_still_goes_with_it():
+    c = _claim("BERT trained in 7.2 seconds and RetinaNet in 55 seconds.", "2023-11-09", "55 seconds")
+    assert c.entities.benchmark == "retinanet"

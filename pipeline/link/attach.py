@@ -148,6 +148,9 @@ class _Sent:
         trained in 21.69 minutes and DLRM in 0.99 minutes", "Transformer ... finished in 16 seconds, and
         ResNet-50 ... took 23 seconds"), else the last before it ("took 23 seconds on ResNet-50")."""
         same = [c for c in self.claims if self.kinds.get(c) == kind]
+        glued = self._figure_first(m, same)
+        if glued is not None:
+            return glued
         if self.segments:
             # an independent clause keeps its names to its own claims ("二十四台DGX-2H完成GNMT只需1.8分钟；
             # MiniGo则在三台DGX-1上": GNMT is the 24 machines', not the next clause's)
@@ -182,6 +185,15 @@ class _Sent:
         # "against 21.37 minutes for its own baseline": a word pointing back makes it the same subject's
         return bool(against) and not any(c.start >= against[0].end and any(k.startswith("anaphor:") for k in c.keys)
                                          for c in self.cues)
+
+    def _figure_first(self, m: Mention | Cue, same: list[frames.Span]) -> frames.Span | None:
+        """The figure a name follows at once across a figure_first word ("2.5 minutes for Stable Diffusion")."""
+        word = next((c for c in self.cues if "figure_first" in c.keys and c.end <= m.start
+                     and not self.s.text[c.end - self.s.start:m.start - self.s.start].strip()), None)
+        if word is None:
+            return None
+        return next((c for c in same if c[1] <= word.start
+                     and not self.s.text[c[1] - self.s.start:word.start - self.s.start].strip()), None)
 
     def _holds_claims(self, span: frames.Span, claim: Claim) -> bool:
         return any(span[0] <= a and b <= span[1] and (a, b) != (claim.start, claim.end) for a, b in self.claims)

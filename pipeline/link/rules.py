@@ -12,6 +12,7 @@ with a key that says what they signal:
     metric:<n>                  a cue word of metric rule n
     aggregate                   平均 / on average: the claim is over benchmarks
     respectively                分别 / respectively: names and figures of a list pair up in order
+    figure_first                "2.5 minutes for Stable Diffusion": the name right after goes with the figure before
     contrast                    而 / whereas: the clause is about another subject than the one before
     exclusion                   除 / apart from: the name right after it is set aside, no figure's subject
 
@@ -32,6 +33,7 @@ from pipeline.records import KINDS
 TOP_KEYS = {"source", "min_confidence", "confidence", "fuzzy", "clause_delimiters", "list_separators",
             "count_accelerator", "count_window", "carry_types", "anaphora", "relative", "comparison",
             "cue_veto", "alias_veto", "metrics", "ner", "aggregate", "round_level", "respectively",
+            "figure_first",
             "clause_continuations", "brackets",
             "baseline_shares", "list_markers", "clause_owned", "contrast", "exclusion", "appositive",
             "segment_delimiters", "list_heads", "ago", "cpu_nouns", "orgless", "debut_round", "topic", "headings"}
@@ -213,6 +215,7 @@ def _cue_words(path: Path, data: dict[str, Any], cmp_: dict[str, Any], kb_types:
     add(_lang_forms(path, data.get("aggregate"), "aggregate"), "aggregate")
     add(_lang_forms(path, data.get("round_level"), "round_level"), "round_level")
     add(_lang_forms(path, data.get("respectively"), "respectively"), "respectively")
+    add(_lang_forms(path, data.get("figure_first"), "figure_first"), "figure_first")
     add(_lang_forms(path, data.get("contrast"), "contrast"), "contrast")
     add(_lang_forms(path, data.get("exclusion"), "exclusion"), "exclusion")
     for name in ("open", "frame_open", "frame_close", "after_ratio"):
