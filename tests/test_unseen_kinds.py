@@ -374,3 +374,23 @@ def test_a_name_after_for_goes_with_the_figure_before(wording, bench):
 def test_a_name_before_its_figure_still_goes_with_it():
     c = _claim("BERT trained in 7.2 seconds and RetinaNet in 55 seconds.", "2023-11-09", "55 seconds")
     assert c.entities.benchmark == "retinanet"
+
+
+# "去年的64.3分钟", "64.3 minutes last year": a year of two rounds names neither alone: each of last year's
+# rounds is a reading at the clause's own level (64.3 min is v3.0's, not v3.1's; it was refuted), and in
+# "from last year's X to Y" the later figure is the article's round.
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("在同样512块H100的规模下，英伟达的GPT-3成绩从去年的64.3分钟缩短至50.7分钟。", "64.3分钟", "supported"),
+    ("在同样512块H100的规模下，英伟达的GPT-3成绩从去年的64.3分钟缩短至50.7分钟。", "50.7分钟", "supported"),
+    ("At the same 512-GPU scale, Nvidia's GPT-3 time fell from 64.3 minutes last year to 50.7 minutes.",
+     "64.3 minutes", "supported"),
+    ("At the same 512-GPU scale, Nvidia's GPT-3 time fell from 64.3 minutes last year to 50.7 minutes.",
+     "50.7 minutes", "supported"),
+])
+def test_last_year_is_either_of_its_rounds(text, wording, verdict):
+    assert _claim(text, "2024-06-13", wording).verdict == verdict
+
+
+def test_a_figure_of_neither_of_last_years_rounds_is_not_supported():
+    text = "在同样512块H100的规模下，英伟达的GPT-3成绩从去年的70分钟缩短至50.7分钟。"
+    assert _claim(text, "2024-06-13", "70分钟").verdict != "supported"

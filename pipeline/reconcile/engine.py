@@ -85,6 +85,14 @@ def _rounds_between(claim: Claim, a: int, b: int, mentions: dict[int, tuple[Ment
             and a <= m.start - claim.sentence_start < b]
 
 
+def _past_year_between(claim: Claim, a: int, b: int, look: Lookups) -> bool:
+    """Whether a year before the article's is named by a relative word (去年, last year) between two offsets of
+    the claim's sentence."""
+    years = (language_of(look.langs, claim).dates.get("relative_years") or {})
+    part = folded(claim.sentence)[a:b]
+    return any(int(shift) < 0 and str(word).lower() in part for word, shift in years.items())
+
+
 def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase,
                                  mentions: dict[int, tuple[Mention, ...]], langs: Languages) -> list[Claim]:
     look = Resources(langs, kb)
@@ -108,9 +116,11 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
                 c = evolve(c, entities=evolve(c.entities, round=prev))
         elif span is not None and rnd and c.entities.round != rnd and (
                 c.entities.round in _rounds_between(c, span[0], span[1], mentions)
-                or any(o.kind == "date" and span[0] < o.start - o.sentence_start < span[1] for o in same)) \
+                or any(o.kind == "date" and span[0] < o.start - o.sentence_start < span[1] for o in same)
+                or _past_year_between(c, span[0], span[1], look)) \
                 and not _rounds_between(c, span[1], rel, mentions):
-            # "from 6.3 minutes last December to 1.33 minutes": the date dates the earlier side only
+            # "from 6.3 minutes last December to 1.33 minutes", "从去年的64.3分钟缩短至50.7分钟": the date dates
+            # the earlier side only
             c = evolve(c, entities=evolve(c.entities, round=rnd))
         elif prev and c.kind == "count" and any(
                 o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same, look)

@@ -107,6 +107,8 @@ def round_fixed(claim: Claim, ctx: ArticleContext) -> bool:
     """The claim's words name its round (and no other), or it takes the article's round in an article
     that is about one round, with nothing in its sentence or paragraph pointing to another time."""
     lvl = level(claim, "round")
+    if lvl <= SENTENCE and len(_last_year(claim, ctx)) > 1:
+        return False  # "去年的64.3分钟": a year of two rounds names neither alone
     if lvl == CLAUSE and not rivals(claim, "round"):
         return True
     if lvl == SENTENCE and not rivals(claim, "round"):
@@ -191,8 +193,19 @@ def _rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, 
     return iter(memo[key])
 
 
+def _last_year(claim: Claim, ctx: ArticleContext) -> list[str]:
+    """The rounds of the year before the article's, when the claim's clause says "last year" (去年) and its
+    round is one of them."""
+    if claim.entities.round is None or not has_cue(ctx, claim, "last_year", clause=True):
+        return []
+    rounds = ctx.kb.rounds_of_year_before(ctx.round)
+    return rounds if claim.entities.round in rounds else []
+
+
 def _find_rounds_near(claim: Claim, ctx: ArticleContext) -> Iterator[tuple[str, int, str]]:
     rnd = claim.entities.round
+    for rid in _last_year(claim, ctx):
+        yield rid, CLAUSE, "a round of last year, as its clause says"
     for rid in rivals(claim, "round"):
         yield rid, SENTENCE, "the other round its sentence names"
     if (has_cue(ctx, claim, "past", section="scope", before_claim=True)
