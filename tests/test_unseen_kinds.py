@@ -394,3 +394,27 @@ def test_last_year_is_either_of_its_rounds(text, wording, verdict):
 def test_a_figure_of_neither_of_last_years_rounds_is_not_supported():
     text = "在同样512块H100的规模下，英伟达的GPT-3成绩从去年的70分钟缩短至50.7分钟。"
     assert _claim(text, "2024-06-13", "70分钟").verdict != "supported"
+
+
+# An article that walks through the rounds under headings naming one round each ("## 一、v0.7：……（2020年7月）",
+# "## 二、v1.0……（2021年6月）"): a section's claims that name no round are of its round, not the article's
+# (they were refuted against the round of the article's date).  One heading naming a past round frames nothing.
+WALK = ("三年四轮MLPerf训练榜单回顾\n\n## 一、v0.7：谷歌超算首秀（2020年7月）\n\n"
+        "英伟达方面，DGX SuperPOD用1792块A100 GPU把MiniGo的训练时间缩短到17.07分钟。\n\n"
+        "## 二、v1.0：TPU v4登场（2021年6月）\n\n谷歌TPU v4的BERT最快成绩缩短至16.6秒。\n\n"
+        "## 三、v3.0：大模型时代（2023年6月）\n\n英伟达用3584块H100完成了GPT-3训练。\n")
+
+
+@pytest.mark.parametrize("wording, round_", [
+    ("1792块A100 GPU", "training-v0.7"), ("17.07分钟", "training-v0.7"), ("16.6秒", "training-v1.0"),
+    ("3584块", "training-v3.0"),
+])
+def test_a_sections_heading_names_its_round(wording, round_):
+    c = _claim(WALK, "2023-07-05", wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+def test_one_heading_naming_a_past_round_frames_nothing():
+    text = ("GPT-3 arrives\n\n## Since the first round (December 2018)\n\n"
+            "NVIDIA and CoreWeave trained GPT-3 in 10.94 minutes on 3,584 H100 GPUs.\n")
+    assert _claim(text, "2023-06-29", "10.94 minutes").entities.round == "training-v3.0"

@@ -236,6 +236,7 @@ class _Article:
         for x in self._in_order():
             self._by_block.setdefault(x.block, []).append(x)
         self.headings = self._headings()
+        self._sections: dict[int, str | None] | None = None  # block -> the round its section's heading names
         self._topics: dict[str, dict[int, tuple[str | None, int] | None]] = {}
         self._carried: dict[tuple[int, str, bool], tuple[str | None, int] | None] = {}
         self._position = {idx: i for i, idx in enumerate(self.order)}
@@ -602,7 +603,7 @@ class _Article:
             if org:
                 chosen["org"] = (org, INFERRED)
         if "round" not in ignore and "round" not in chosen:
-            chosen["round"] = (self.round, ARTICLE)
+            chosen["round"] = (self._section_round(st) or self.round, ARTICLE)
         levels: dict[str, int] = {}
         values = infer.implied(self.kb, chosen, levels)
         described = any(m.type == "benchmark" and m.id == values.get("benchmark") and m.how == "description"
@@ -1007,6 +1008,24 @@ class _Article:
     @staticmethod
     def _single(ids: set[str]) -> str | None:
         return next(iter(ids)) if len(ids) == 1 else None
+
+    def _section_round(self, st: _Sent) -> str | None:
+        """The round a section's heading names alone ("## 一、v0.7：谷歌超算首秀"), for its claims that name none:
+        in an article that walks through several rounds, the section's round, not the article's."""
+        if self._sections is None:
+            self._sections = {}
+            current: str | None = None
+            for b in sorted(self._by_block):
+                if any(x.s.index in self.headings for x in self._by_block[b]):
+                    # by name or by its date ("## 二、v1.0：TPU v4登场（2021年6月）": a bare v1.0 is no name)
+                    named = {m.id for x in self._by_block[b] for m in x.mentions
+                             if m.type == "round" and m.id and m.id != AMBIGUOUS}
+                    current = next(iter(named)) if len(named) == 1 else None
+                self._sections[b] = current
+            if len({r for r in self._sections.values() if r}) < 2:
+                # one heading naming a round ("## Since the first round") frames no walk through the rounds
+                self._sections = {}
+        return self._sections.get(st.block)
 
     def _named_in(self, block: int, t: str) -> set[str]:
         """The ids of type `t` that a block's sentences name."""
