@@ -826,6 +826,14 @@ class _Article:
         return next((m for m in ok if m.type in ("system", "accelerator") and m.id and m.end <= end and
                      not st.s.text[m.end - st.s.start:end - st.s.start].strip()), None)
 
+    def _far_side_time(self, m: Mention, clause: frames.Span | None) -> bool:
+        """A round mention that dates a ratio's far side, not the ratio: a past date in another clause; "last
+        year" / 上届 anywhere ("the gain since last year", "比去年快了"); a date of another round ("went from
+        6.24 minutes in December to 1.28 minutes, almost five times faster")."""
+        return ((m.how == "date" and m.id is None and clause is not None and not frames.inside(m, clause))
+                or (m.how == "relative" and m.id != self.round)
+                or (m.how == "date" and bool(m.id) and bool(self.round) and m.id != self.round))
+
     def _pick(self, st: _Sent, pool: list[Mention], t: str, clause: frames.Span | None, claim: Claim
               ) -> tuple[str | None, int] | None:
         # a subject named in another independent clause with claims of its own is theirs; what both sides of
@@ -847,14 +855,7 @@ class _Article:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
             cands = [m for m in cands if m.how == "date" or not st.foreign(m, claim)]
         if t == "round" and claim.kind == "ratio":
-            # a past date in another clause is the far side of a ratio, not its time; so is "last year" /
-            # 上届 anywhere ("the gain since last year", "比去年快了"): the ratio is of the article's round
-            cands = [m for m in cands
-                     if not (m.how == "date" and m.id is None and clause and not frames.inside(m, clause))
-                     and not (m.how == "relative" and m.id != self.round)
-                     # "went from 6.24 minutes in December to 1.28 minutes, almost five times faster": a
-                     # date of another round is the far side's time
-                     and not (m.how == "date" and m.id and self.round and m.id != self.round)]
+            cands = [m for m in cands if not self._far_side_time(m, clause)]
         if not cands:
             return None
         if t == "accelerator" and claim.kind == "count" and claim.counted in self.rules.count_accelerator:
