@@ -418,3 +418,15 @@ def test_one_heading_naming_a_past_round_frames_nothing():
     text = ("GPT-3 arrives\n\n## Since the first round (December 2018)\n\n"
             "NVIDIA and CoreWeave trained GPT-3 in 10.94 minutes on 3,584 H100 GPUs.\n")
     assert _claim(text, "2023-06-29", "10.94 minutes").entities.round == "training-v3.0"
+
+
+# "9家提交机构": a noun its classifier counts right after another noun is the compound's head (9 submitting
+# organisations, not 9 results refuted against 138).
+@pytest.mark.parametrize("text, wording", [
+    ("MLPerf Training v0.7共收到138项结果，来自9家提交机构。", "9家提交机构"),
+    ("9家提交机构共提交了138项结果。", "9家提交机构"),
+    ("本轮共有9家参赛厂商。", "9家参赛厂商"),
+])
+def test_a_compounds_head_is_what_its_classifier_counts(text, wording):
+    c = _claim(text, "2020-07-30", wording)
+    assert (c.counted, c.verdict) == ("company", "supported")

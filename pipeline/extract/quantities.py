@@ -321,6 +321,10 @@ class Reader:
         if noun and self.text.startswith(lang.verb_markers, nend):
             noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
         allowed = lang.classifier_counts.get(cls)
+        head = self.match(nend, self.noun_forms) if noun and allowed and noun not in allowed else None
+        if head and allowed and self._counted(head) in allowed:
+            # "9家提交机构": a noun the classifier counts right after another is the compound's head
+            noun, nend = self._counted(head), nend + len(head)
         joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
         if noun and allowed and noun not in allowed and (noun in MACHINES or joined):
             # "8卡的DGX-1", "8卡服务器": the cards are counted, the machine named after them is not
