@@ -430,3 +430,13 @@ def test_one_heading_naming_a_past_round_frames_nothing():
 def test_a_compounds_head_is_what_its_classifier_counts(text, wording):
     c = _claim(text, "2020-07-30", wording)
     assert (c.counted, c.verdict) == ("company", "supported")
+
+
+# British spellings name the same things (organisations are submitters).
+@pytest.mark.parametrize("text, wording", [
+    ("Results came from 19 organisations this round.", "19 organisations"),
+    ("Nineteen organisations submitted results.", "Nineteen organisations"),
+])
+def test_british_spellings_count_submitters(text, wording):
+    c = _claim(text, "2023-11-14", wording)
+    assert (c.metric, c.verdict) == ("companies_count", "supported")
