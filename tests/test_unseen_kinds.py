@@ -440,3 +440,14 @@ def test_a_compounds_head_is_what_its_classifier_counts(text, wording):
 def test_british_spellings_count_submitters(text, wording):
     c = _claim(text, "2023-11-14", wording)
     assert (c.metric, c.verdict) == ("companies_count", "supported")
+
+
+# "ten times NVIDIA's record", "four times Hopper's performance": a name's possessive after "times" names what
+# is multiplied (a ratio), as "its" does; "run five times" still counts runs.
+@pytest.mark.parametrize("text, wording, kind", [
+    ("Tinybox took more than ten times NVIDIA's 0.35-minute record.", "more than ten times", "ratio"),
+    ("GB300 delivered more than four times Hopper's Llama 3.1 405B performance.", "more than four times", "ratio"),
+    ("Each benchmark is run five times.", "five times", "count"),
+])
+def test_times_before_a_possessive_is_a_ratio(text, wording, kind):
+    assert _claim(text, "2025-11-12", wording).kind == kind
