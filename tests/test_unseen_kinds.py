@@ -72,6 +72,7 @@ def test_a_completed_verbs_particle_keeps_the_bound(text, wording, bound, verdic
     ("The 2022 A100 figure was 16.9 minutes.", "2022"),
     ("Its 2023 GPT-3 run used 10,752 GPUs.", "2023"),
     ("The 2023 suite has nine tests.", "2023"),
+    ("But the 2024 system was more than three times larger than the cluster of 2023.", "2024"),
 ])
 def test_a_year_before_a_result_is_a_date_not_a_count(text, year):
     claims = check_text(text, date="2023-11-20")
