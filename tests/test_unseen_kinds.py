@@ -452,3 +452,16 @@ def test_british_spellings_count_submitters(text, wording):
 ])
 def test_times_before_a_possessive_is_a_ratio(text, wording, kind):
     assert _claim(text, "2025-11-12", wording).kind == kind
+
+
+# A ratio above one of two times its sentence gives ("down from 311.9 minutes in June - a 2x gain") is the
+# longer over the shorter, whatever the order or its cue words (it was 153.6 / 311.9 = 0.49, refuted).
+@pytest.mark.parametrize("text, verdict", [
+    ("Intel's Gaudi2 trained GPT-3 in 153.6 minutes on 384 chips, down from 311.9 minutes in June - a 2x gain.",
+     "supported"),
+    ("Intel's Gaudi2 trained GPT-3 in 153.6 minutes on 384 chips, down from 311.9 minutes in June - a 3x gain.",
+     "contradicted"),
+])
+def test_a_gain_between_two_stated_times_is_the_longer_over_the_shorter(text, verdict):
+    ratio = next(c for c in check_text(text, date="2023-11-09") if c.kind == "ratio")
+    assert ratio.verdict == verdict

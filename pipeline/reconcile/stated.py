@@ -112,7 +112,10 @@ def ratio_of_stated_figures(claim: Claim, claims: list[Claim], ctx: Lookups, eve
                                     and base[0] <= f.start - f.sentence_start for f in figures):
         return claim
     before, after = figures
-    if (quantity is not None or claim.metric == "speedup") and _figure(before) < _figure(after):
+    # two times and a ratio above one ("down from 311.9 minutes in June - a 2x gain"): a speedup too
+    times_gain = all(f.kind == "duration" for f in figures) and isinstance(claim.value, (int, float)) and (
+        claim.value > 1)
+    if (quantity is not None or claim.metric == "speedup" or times_gain) and _figure(before) < _figure(after):
         # "A takes 49 minutes, B about 166, A is 2.4x faster", "three times the GPUs": a speedup is the longer
         # time over the shorter, a size ratio the larger count over the smaller, whichever the text gives first
         before, after = after, before
