@@ -465,3 +465,10 @@ def test_times_before_a_possessive_is_a_ratio(text, wording, kind):
 def test_a_gain_between_two_stated_times_is_the_longer_over_the_shorter(text, verdict):
     ratio = next(c for c in check_text(text, date="2023-11-09") if c.kind == "ratio")
     assert ratio.verdict == verdict
+
+
+def test_a_figure_set_against_another_takes_no_subject_carried_from_before():
+    text = ("The DGX H100 set the pace on BERT. "
+            "On ResNet-50 the gap was narrower, nearly 2x: 14.7 minutes versus 28.8 minutes.")
+    first, second = (_claim(text, "2022-11-10", w) for w in ("14.7 minutes", "28.8 minutes"))
+    assert (first.entities.system, second.entities.system, second.verdict) == ("dgx-h100", None, "supported")

@@ -180,7 +180,17 @@ class _Sent:
         theirs = [c for c in found if c is not None]
         if not theirs or len(theirs) < len(found) or any(c[1] > claim.start for c in theirs):
             return False
-        last = max(c[1] for c in theirs)
+        return self._contrast_between(max(c[1] for c in theirs), claim)
+
+    def other_side(self, claim: Claim) -> bool:
+        """Whether a figure of the claim's kind stands before it in the sentence with a contrast word between
+        ("nearly 2x: 14.7 minutes versus 28.8 minutes", naming no one): the claim is the other side, so a
+        subject carried from before is the first figure's, not its."""
+        kind = self.kinds.get((claim.start, claim.end))
+        before = [c[1] for c in self.claims if kind and self.kinds.get(c) == kind and c[1] <= claim.start]
+        return bool(before) and self._contrast_between(max(before), claim)
+
+    def _contrast_between(self, last: int, claim: Claim) -> bool:
         against = [c for c in self.cues if last <= c.start and c.end <= claim.start and "contrast" in c.keys]
         # "against 21.37 minutes for its own baseline": a word pointing back makes it the same subject's
         return bool(against) and not any(c.start >= against[0].end and any(k.startswith("anaphor:") for k in c.keys)
@@ -584,6 +594,9 @@ class _Article:
                        if m.type == t and m.id and r.start <= m.start and m.end <= r.end]
                 if len({m.id for m in own}) == 1:
                     pick = (own[0].id, 0)
+            if (pick is None and t in self.rules.carry_types and t != "benchmark"
+                    and claim.kind not in ("ratio", "percent") and st.other_side(claim)):
+                pick = (None, 1)  # "14.7 minutes versus 28.8 minutes": the carried subject is the first figure's
             if pick is None and t in self.rules.carry_types and (not closed or t in self.rules.baseline_shares):
                 # a baseline ("比 8 块 A100") names its own side: the subject carried from before is the other
                 pick = self._carry(st, t)
