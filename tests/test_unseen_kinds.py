@@ -472,3 +472,19 @@ def test_a_figure_set_against_another_takes_no_subject_carried_from_before():
             "On ResNet-50 the gap was narrower, nearly 2x: 14.7 minutes versus 28.8 minutes.")
     first, second = (_claim(text, "2022-11-10", w) for w in ("14.7 minutes", "28.8 minutes"))
     assert (first.entities.system, second.entities.system, second.verdict) == ("dgx-h100", None, "supported")
+
+
+# A Markdown table whose columns are benchmarks: a cell takes its column's benchmark, and a column that names
+# none ("最大系统", the largest system) is of no benchmark (3,584 GPUs was refuted as BERT's system size).
+TABLE = ("三年回顾\n\n| 轮次 | BERT最快成绩 | ResNet-50最快成绩 | 最大系统 |\n|---|---|---|---|\n"
+         "| v0.7（2020.07） | 23.6秒 | 28.3秒 | 4096颗TPU v3 |\n"
+         "| MLPerf v3.0（2023.06） | 8.0秒 | 13秒 | 3584块H100 |\n")
+
+
+@pytest.mark.parametrize("wording, bench, verdict", [
+    ("28.3秒", "resnet", "supported"), ("8.0秒", "bert", "supported"), ("13秒", "resnet", "contradicted"),
+    ("3584块", None, "supported"),
+])
+def test_a_table_cell_takes_its_columns_benchmark(wording, bench, verdict):
+    c = _claim(TABLE, "2023-07-05", wording)
+    assert (c.entities.benchmark, c.verdict) == (bench, verdict)

@@ -674,10 +674,15 @@ class _Article:
             return
         start = top.s.start + sum(len(c) + 1 for c in cells[:col])
         end = start + len(cells[col])
-        for m in top.mentions:
-            if m.id and start <= m.start and m.end <= end and m.type in ("round", "org", "accelerator", "system") \
-                    and chosen.get(m.type, (None, 9))[1] >= 1:
+        named = [m for m in top.mentions if m.id and start <= m.start and m.end <= end
+                 and m.type in ("round", "org", "accelerator", "system", "benchmark")]
+        for m in named:
+            if chosen.get(m.type, (None, 9))[1] >= 1:
                 chosen[m.type] = (m.id, 0)
+        if not any(m.type == "benchmark" for m in named) and any(m.type == "benchmark" and m.id for m in top.mentions):
+            # "| 轮次 | BERT最快成绩 | ResNet-50最快成绩 | 最大系统 |": a column of no benchmark in a table whose
+            # columns are benchmarks is of none (the largest system), not of the row's other cells'
+            chosen["benchmark"] = (None, 0)
 
     def _org_chips(self) -> dict[str, set[str]]:
         """The chips the article names, by the org that makes or entered them: the chip a story is about
