@@ -488,3 +488,18 @@ TABLE = ("三年回顾\n\n| 轮次 | BERT最快成绩 | ResNet-50最快成绩 | 
 def test_a_table_cell_takes_its_columns_benchmark(wording, bench, verdict):
     c = _claim(TABLE, "2023-07-05", wording)
     assert (c.entities.benchmark, c.verdict) == (bench, verdict)
+
+
+# A chip named before is not the chip of an org that never entered it: "tiny corp, whose six-GPU tinybox"
+# after NVIDIA's H100s counts its own GPUs (RTX 4090 / RX 7900 XTX), not H100s (6 was refuted against 4).
+@pytest.mark.parametrize("wording, verdict", [("six-GPU", "supported"), ("about 95 minutes", "contradicted")])
+def test_a_chip_named_before_is_not_an_org_s_that_never_entered_it(wording, verdict):
+    text = ("NVIDIA trained GPT-3 on 11,616 H100 GPUs. And then there is tiny corp, whose six-GPU tinybox took "
+            "about 95 minutes on ResNet-50.")
+    c = _claim(text, "2024-06-20", wording)
+    assert (c.entities.org, c.entities.accelerator, c.verdict) == ("tinycorp", None, verdict)
+
+
+def test_a_chip_named_before_stays_the_chip_of_an_org_that_entered_it():
+    text = "NVIDIA's A100 set six records. Microsoft Azure ran 3D U-Net on 768 GPUs in 1.26 minutes."
+    assert _claim(text, "2021-12-02", "768 GPUs").entities.accelerator == "a100"

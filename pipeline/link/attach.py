@@ -458,6 +458,10 @@ class _Article:
             return built.pop()
         for earlier in reversed(self._mentions_before(m.start)):
             if earlier.type == m.type and earlier.id in ids:
+                said = {o for o in orgs if o} or {x.id for x in st.mentions
+                                                  if x.type == "org" and x.id and x.how != "generic"}
+                if m.type == "accelerator" and not infer.may_run(self.kb, said, earlier.id, self.round):
+                    break  # "tiny corp, whose six-GPU tinybox": the H100s named before are not its GPUs
                 return earlier.id
         family = self.kb.get(m.type, m.family) if m.family else None
         if family is not None and family.family and m.type == "accelerator":

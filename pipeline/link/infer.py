@@ -53,7 +53,8 @@ def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = No
         eid, lvl = got.get(t, (None, 9))
         entry = kb.get(t, eid)
         if entry is not None and org_id and org_id != AMBIGUOUS and lvl > org_lvl and \
-                entry.attr("org") not in (None, org_id, *_submitters(kb, t, eid, rnd)):
+                entry.attr("org") not in (None, org_id) and org_id not in _submitters(kb, t, eid, rnd):
+            # (the org must have entered the chip: "tiny corp's six-GPU tinybox" after NVIDIA's H100s is no H100)
             got[t] = (None, lvl)
     system = kb.get("system", got.get("system", (None, 9))[0])
     acc_id, acc_lvl = got.get("accelerator", (None, 9))
@@ -75,6 +76,16 @@ def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = No
 def _submitters(kb: KnowledgeBase, etype: str, eid: str | None, rnd: str | None) -> list[str]:
     entry = kb.get(etype, eid) if etype == "accelerator" else None
     return list(entry.attr("submitters", rnd) or []) if entry is not None else []
+
+
+def may_run(kb: KnowledgeBase, orgs: set[str], accelerator: str | None, rnd: str | None) -> bool:
+    """Whether one of `orgs` makes the chip or entered it in the round (its KB `submitters`), or the KB
+    does not know who entered it."""
+    chip = kb.get("accelerator", accelerator)
+    if chip is None or not orgs:
+        return True
+    subs = _submitters(kb, "accelerator", accelerator, rnd)
+    return chip.attr("org") in orgs or bool(orgs & set(subs)) or (not subs and chip.attr("org") is None)
 
 
 def submitter(kb: KnowledgeBase, org: str | None, accelerator: str | None, rnd: str | None) -> str | None:
