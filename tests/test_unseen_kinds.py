@@ -503,3 +503,17 @@ def test_a_chip_named_before_is_not_an_org_s_that_never_entered_it(wording, verd
 def test_a_chip_named_before_stays_the_chip_of_an_org_that_entered_it():
     text = "NVIDIA's A100 set six records. Microsoft Azure ran 3D U-Net on 768 GPUs in 1.26 minutes."
     assert _claim(text, "2021-12-02", "768 GPUs").entities.accelerator == "a100"
+
+
+# A count of results whose sentence names no company is not refuted against a company carried from before:
+# borne out when it fits, otherwise unverifiable ("Llama 3.1 8B was the most popular new test, with 39
+# results" was refuted as NVIDIA's 6; "the two results answer different questions" as Google's 35).
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("Nvidia's H200 posted solid numbers. Llama 3.1 8B was the most popular new test, with 39 results.",
+     "2025-11-14", "39 results", "unverifiable"),
+    ("英伟达在全部9项基准中均拿下了最快成绩。它本轮共提交了44项成绩。", "2024-06-13", "44项成绩", "supported"),
+    ("英伟达在全部9项基准中均拿下了最快成绩。它本轮共提交了50项成绩。", "2024-06-13", "50项成绩", "unverifiable"),
+    ("英伟达本轮共提交了50项成绩。", "2024-06-13", "50项成绩", "contradicted"),
+])
+def test_results_of_a_carried_company_are_never_refuted(text, date, wording, verdict):
+    assert _claim(text, date, wording).verdict == verdict
