@@ -21,8 +21,8 @@ PUNCT_STOP = set("，。、；：！？,;:!?()（）「」“”\"\n")
 MACHINES = ("system", "host")
 
 
-# a name's possessive: NVIDIA's, Hopper's, Google's
-_POSSESSIVE = re.compile(r"[A-Z][\w.-]*['’]s\b")
+# a capitalised Latin name (NVIDIA's, Hopper's: its ending is the language's ratio owner_after)
+_NAME = re.compile(r"[A-Z][\w.'’-]*")
 # a product's model name: a Latin word with a digit in it or in the word after it (H100, MI300X, TPU v5p)
 _MODEL_NAME = re.compile(r"[A-Za-z][A-Za-z-]*(?:[0-9]|[ ]?[A-Za-z-]*[0-9])")
 
@@ -194,11 +194,11 @@ class Reader:
             if marker:
                 end = q + len(marker)
                 after = self.reading_after(end)
-                if after is None and self.latin:
+                if after is None and lang.ratio_owner_after:
                     # "ten times NVIDIA's 0.35-minute record", "four times Hopper's performance": a name's
                     # possessive after the marker names what is multiplied, as "its" does
-                    owner = _POSSESSIVE.match(self.text, skip_spaces(self.text, end, self.s1), self.s1)
-                    if owner:
+                    owner = _NAME.match(self.text, skip_spaces(self.text, end, self.s1), self.s1)
+                    if owner and owner.group(0).endswith(lang.ratio_owner_after):
                         after = ("times_as", owner.group(0))
                 if after is None and marker.lower() in lang.occurrence_markers and num.integer:
                     # "each benchmark is run five times": a count of runs, not a ratio

@@ -38,7 +38,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
     "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit", "rise_by",
-              "occurrence_markers", "possessive", "cue_window"},
+              "occurrence_markers", "possessive", "cue_window", "owner_after"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
@@ -155,6 +155,8 @@ class Language:
     summary: dict[str, Any] = field(default_factory=dict)  # verdict summaries: templates and their words
     # classifiers with no usual sense of their own: what they count must be said after them (三张图片)
     weak_classifiers: tuple[str, ...] = ()
+    # endings of a name right after a ratio marker that make it the owner of what is multiplied ("NVIDIA's")
+    ratio_owner_after: tuple[str, ...] = ()
     segmenter: str = ""  # "jieba", or "" for spaCy's rule tokenizer
     user_dict: Path | None = None  # words the segmenter must keep whole
     source: str = ""
@@ -319,6 +321,7 @@ def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
         occurrence_markers=frozenset(str(m).lower() for m in ratio.get("occurrence_markers") or []),
         ratio_possessive=tuple(ratio.get("possessive") or ()),
+        ratio_owner_after=tuple(str(x) for x in ratio.get("owner_after") or ()),
         ratio_cue_window=int(ratio.get("cue_window") or 16),
         bound_gap=_longest_first(bounds.get("gap") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),

@@ -165,11 +165,8 @@ class _Sent:
     def set_aside(self, m: Mention) -> bool:
         """Whether an exclusion word stands right before the mention (除H100之外, "apart from the H100")."""
         text, base = self.s.text, self.s.start
-        for c in self.cues:
-            if "exclusion" in c.keys and c.end <= m.start and text[c.end - base:m.start - base].strip().lower() in (
-                    "", "the", "its"):
-                return True
-        return False
+        return any("exclusion" in c.keys and c.end <= m.start and not text[c.end - base:m.start - base].strip()
+                   for c in self.cues)
 
     def set_against(self, names: list[Mention], claim: Claim) -> bool:
         """Whether `names` go with a figure of the claim's kind written before it, and a word that compares or

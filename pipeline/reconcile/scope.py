@@ -100,10 +100,10 @@ def _right_after(claim: Claim, langs: Languages | None, key: str) -> bool:
 
 def _says_difference(claim: Claim, ctx: Lookups) -> bool:
     """"3,000-odd fewer GPUs", "512 more GPUs than last time": a word of difference inside the count's own
-    words (not "more than 512", a bound)."""
-    words = re.findall(r"[\w-]+", claim.text.lower())
+    words, not in its bound ("more than 512" is a bound)."""
+    bound = set(re.findall(r"[\w-]+", (claim.bound_cue or "").lower()))
     forms = {w.lower() for w in cue_words(language_of(ctx.langs, claim), "difference_inside", section="scope")}
-    return any(w in forms and (i + 1 == len(words) or words[i + 1] != "than") for i, w in enumerate(words[1:], 1))
+    return any(w in forms and w not in bound for w in re.findall(r"[\w-]+", claim.text.lower()))
 
 
 def _right_before(claim: Claim, langs: Languages | None, key: str) -> bool:
