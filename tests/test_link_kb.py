@@ -122,6 +122,10 @@ BREAKS = [
     ("linking.yaml", "carry_types: [org,", "carry_types: [chip, org,", ["linking.yaml", "carry_types"]),
     ("orgs.yaml", "  - id: fujitsu\n", "  - id: Fujitsu\n", ["orgs.yaml", "Fujitsu.id"]),
     ("rounds.yaml", "    ordinal: 1\n", "    ordinal: 1\n    ordinal: 2\n", ["rounds.yaml", "duplicate key"]),
+    # a regional form must be another entry's name elsewhere, in a variant named by language and script
+    ("orgs.yaml", "      zh-Hant: [超微]", "      zh-Hant: [無名公司]",
+     ["orgs.yaml", "amd.regional.zh-Hant", "無名公司"]),
+    ("orgs.yaml", "      zh-Hant: [超微]", "      taiwan: [超微]", ["orgs.yaml", "amd.regional.taiwan"]),
 ]
 
 

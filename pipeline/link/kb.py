@@ -39,7 +39,10 @@ KB_TYPES: tuple[str, ...] = (*ENTITY_TYPES, "category")
 LANGS = LANGUAGES
 FILE_KEYS = {"source", "type", "entries"}
 COMMON_KEYS = {"id", "type", "aliases", "cased", "descriptions", "after", "veto_before", "veto_after",
-               "generic", "family", "fuzzy", "note"}
+               "generic", "family", "fuzzy", "note", "regional"}
+# regional: forms that name this entry only in one regional variant of a language, where elsewhere they name
+# another entry (Taiwanese 超微 is AMD, mainland 超微 is Supermicro); keys are a language and a script tag
+REGIONAL_RE = re.compile(r"^(?P<lang>[a-z]{2,3})-(?P<script>[A-Z][a-z]{3})$")
 # attribute -> the entity type its value(s) must be ids of (None: a plain value)
 ATTR_KEYS: dict[str, dict[str, str | None]] = {
     # featured: the chip an org's results of a round were about, when the text names none (by_round)
@@ -136,6 +139,7 @@ class Entry:
     family: str | None = None
     fuzzy: bool = True
     attrs: Mapping[str, Any] = field(default_factory=dict)
+    regional: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # variant -> forms
 
     def attr(self, name: str, round_id: str | None = None) -> Any:
         """An attribute, as it was in `round_id` when the entry records a change (by_round)."""
@@ -167,6 +171,8 @@ class KnowledgeBase:
     sources: dict[str, str]
     rounds: tuple[Entry, ...]  # by date
     cache: dict[str, Any] = field(default_factory=dict, repr=False)  # built lazily: the recognizer
+    # variant (zh-Hant) -> caseless alias_key of a form -> the (type, id) it names in that variant
+    regional: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
     def get(self, etype: str, eid: str | None) -> Entry | None:
         """The entry of that type and id (None: no id, or one the knowledge base does not hold)."""
@@ -306,7 +312,23 @@ def _entry(path: Path, ftype: str, i: int, raw: Any) -> Entry:
         family=raw.get("family"),
         fuzzy=bool(raw.get("fuzzy", True)),
         attrs={k: v for k, v in raw.items() if k in ATTR_KEYS[ftype]},
+        regional=_regional(path, raw.get("regional"), f"{where}.regional"),
     )
+
+
+def _regional(path: Path, raw: Any, where: str) -> dict[str, tuple[str, ...]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise DataFileError(path, "expected a mapping of regional variant (zh-Hant) to forms", where)
+    out = {}
+    for variant, forms in raw.items():
+        m = REGIONAL_RE.match(str(variant))
+        if m is None or m["lang"] not in LANGS:
+            raise DataFileError(path, f"a regional variant is a language and a script, e.g. zh-Hant; "
+                                f"languages: {', '.join(LANGS)}", f"{where}.{variant}")
+        out[str(variant)] = _strs(path, forms, f"{where}.{variant}")
+    return out
 
 
 def _read_entity_file(path: Path, ftype: str) -> tuple[str, list[Entry]]:
@@ -417,7 +439,26 @@ def _load(root: str) -> KnowledgeBase:
     linking = parse_linking(linking_path, read_yaml(linking_path), KB_TYPES)
     sources["linking.yaml"] = linking.source
     rounds = tuple(sorted(entries["round"].values(), key=lambda r: str(r.attrs["date"])))
-    return KnowledgeBase(path, entries, aliases, index, linking, sources, rounds)
+    return KnowledgeBase(path, entries, aliases, index, linking, sources, rounds,
+                         regional=_regional_index(path, entries, index))
+
+
+def _regional_index(root: Path, entries: dict[str, dict[str, Entry]], index: dict[str, tuple[Alias, ...]]
+                    ) -> dict[str, dict[str, tuple[str, str]]]:
+    """Each regional form, checked to be what it is for: a form another entry of the type names everywhere
+    else (a form of no other entry would be a plain alias)."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for by_id in entries.values():
+        for e in by_id.values():
+            for variant, forms in e.regional.items():
+                for form in forms:
+                    key = alias_key(form)
+                    others = [a for a in index.get(key, ()) if a.type == e.type and a.id != e.id]
+                    if not others:
+                        raise DataFileError(root / e.file, f"regional form {form!r} names no other {e.type}: "
+                                            "list it as an alias", f"{e.id}.regional.{variant}")
+                    out.setdefault(variant, {})[key] = (e.type, e.id)
+    return out
 
 
 def load_kb(root: str | Path | None = None) -> KnowledgeBase:

@@ -37,7 +37,8 @@ from typing import Any
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from pipeline.link.kb import Alias, KnowledgeBase, fold, load_kb
+from pipeline.link.kb import Alias, KnowledgeBase, alias_key, fold, load_kb
+from pipeline.segment.normalize import written_in
 
 # Ranges of characters that are one token each: CJK ideographs, CJK punctuation, full-width forms.
 CJK_CHAR = r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe6f\uff00-\uffef]"
@@ -280,6 +281,9 @@ class Recognizer:
             covered.update(range(i, j))
             start, end = spans[i][0], spans[j - 1][1]
             a = self.forms.get((label, ent_id, tuple(lower[i:j])))
+            if a is not None and self.kb.regional:
+                a = self._regional(a, text)
+                label, ent_id = a.type, a.id
             entry = self.kb.get(label, ent_id)
             if a is None or entry is None:
                 continue
@@ -295,6 +299,16 @@ class Recognizer:
         shifted = tuple(Mention(m.type, m.id, m.start + offset, m.end + offset, m.text, m.confidence, m.how,
                                 m.family) for m in mentions)
         return Analysis(shifted, self._cues(spans, lower, folded, text, offset))
+
+    def _regional(self, a: Alias, text: str) -> Alias:
+        """The entry a form names in the regional variant the sentence is written in (超微 in Taiwanese text
+        is AMD, in mainland text Supermicro)."""
+        key = alias_key(a.text)
+        for variant, forms in self.kb.regional.items():
+            hit = forms.get(key)
+            if hit is not None and hit[0] == a.type and written_in(text, variant):
+                return Alias(a.text, hit[0], hit[1], a.kind, a.lang)
+        return a
 
     def _mention(self, a: Alias, start: int, end: int, text: str, confidence: float, how: str | None = None
                  ) -> Mention:

@@ -92,6 +92,17 @@ def traditional_share(text: str, below: float = 0.0) -> float:
     return trad / len(sample)
 
 
+def written_in(text: str, variant: str) -> bool:
+    """Whether `text` is written in a regional variant ("zh-Hant", "zh-Hans"): by its script, since the
+    words that differ by region (超微) are the same characters in both."""
+    script = variant.rpartition("-")[2]
+    if script == "Hant":
+        return traditional_share(text) > 0
+    if script == "Hans":
+        return bool(CJK_RE.search(text)) and traditional_share(text) == 0
+    return False
+
+
 def to_simplified(text: str) -> str:
     """t2s that keeps the length: phrase conversion when it happens to keep it, else per character."""
     converted = _t2s().convert(text)
