@@ -175,6 +175,7 @@ class SentenceExtractor:
         self.settings = settings
         self.article_year = article_year
         self.article_month = article_month
+        self.article_iso = _article_iso(seg.article.meta)
         self.latin = not lang.cjk
         self.stamps: list = []  # dates that are when a source was published (see _timestamp)
         self.before: list[Claim] = []  # the claims of the sentence before (a count it may continue)
@@ -282,7 +283,7 @@ class SentenceExtractor:
                 if self.blocked.overlaps(d.start, d.end) or any(
                         x.start < d.end and d.start < x.end for x in found + self.stamps):
                     continue
-                if self._timestamp(d.start, lang) or self._timestamp(d.start, self.lang):
+                if self._timestamp(d.start, lang) or self._timestamp(d.start, self.lang) or self._dateline(d):
                     self.stamps.append(d)  # no claim, and its digits are no numbers either
                     continue
                 found.append(d)
@@ -292,6 +293,23 @@ class SentenceExtractor:
         """A list of the language's forms, lowercased, built once per language (asked per number)."""
         return cached(self.lang, "lowered:" + name,
                       lambda: frozenset(f.lower() for f in getattr(self.lang, name)))
+
+    def _dateline(self, d: DateMatch, longest: int = 40) -> bool:
+        """The article's own date on a line of its head that holds no sentence ("原创 某某笔记 2022-11-11",
+        "【记者综合报导／2023年6月29日】", "*Weekly · Friday, November 14, 2025*"): the page's stamp, whatever
+        words its masthead uses, not a claim about what it reports."""
+        if not self.article_iso or d.iso != self.article_iso:
+            return False
+        text = self.seg.article.text
+        if d.start >= max(600, len(text) // 8):
+            return False
+        line_start = text.rfind("\n", 0, d.start) + 1
+        line_end = text.find("\n", d.end)
+        rest = (text[line_start:d.start] + text[d.end:line_end if line_end >= 0 else len(text)]).strip()
+        ends = cached(self.lang, "all_terminators", lambda: frozenset(
+            t for lang in self.seg.langs for t in lang.terminators))
+        # a sentence ends in a terminator: "2023年6月29日，MLCommons公布了成绩。" is a claim
+        return len(rest) <= longest and not any(t in rest for t in ends)
 
     def _timestamp(self, start: int, lang: Language, window: int = 48) -> bool:
         """A date after a publication cue in its sentence or bracket ("a blog post dated July 29, 2020",
@@ -718,6 +736,13 @@ _YM = re.compile(r"(\d{4})(?:-(\d{2}))?")
 def article_year(meta: dict) -> int | None:
     """The year of the article's date: its sidecar's, else the one its date line gives (`date_text`)."""
     return _article_date(meta)[0]
+
+
+def _article_iso(meta: dict) -> str | None:
+    """The article's own date to the day (its sidecar's, else the one its page gives), or None."""
+    raw = next((meta[k] for k in (*META_DATE_KEYS, "date_text") if meta.get(k)), None) if meta else None
+    m = re.match(r"\d{4}-\d{2}-\d{2}", str(raw)) if raw else None
+    return m.group(0) if m else None
 
 
 def _article_date(meta: dict) -> tuple[int | None, int | None]:
