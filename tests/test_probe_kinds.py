@@ -54,3 +54,42 @@ def test_the_articles_own_date_on_a_masthead_line_is_no_claim(text, date):
 ])
 def test_a_date_in_a_sentence_or_of_another_day_is_still_a_claim(text, date, wording):
     assert _dates(text, date) == [wording]
+
+
+def _claim(text: str, date: str, wording: str):
+    found = [c for c in check_text(text, date=date) if c.text == wording]
+    assert len(found) == 1, [c.text for c in check_text(text, date=date)]
+    return found[0]
+
+
+# A change from an earlier figure to a later one: what dates the earlier side (a month, the previous round,
+# 上一轮) dates it alone, in either order ("fell to B from A in June"); the later figure is the article's
+# round's.  (The date was given to both, and the new figure refuted against the old.)
+@pytest.mark.parametrize("text, date, wording, round_", [
+    ("同样 512 块 H100，GPT-3 的时间从上一轮的64.3分钟降到了58.3分钟。", "2023-11-10", "58.3分钟", "training-v3.1"),
+    ("GPT-3 在 512 块 H100 上的时间从上一轮的 64.3 分钟缩短至 58.3 分钟。", "2023-11-10", "58.3 分钟", "training-v3.1"),
+    ("Stable Diffusion on 1,024 H100s dropped to 1.37 minutes from 2.47 minutes in November.", "2024-06-14",
+     "1.37 minutes", "training-v4.0"),
+    ("TPU v5p's 6,144-chip GPT-3 time fell to 11.77 minutes from 12.48 in June.", "2024-11-15", "11.77 minutes",
+     "training-v4.1"),
+    ("NVIDIA's 512-GPU GPT-3 run fell to 58.3 minutes, from 64.3 minutes in the previous round.", "2023-11-10",
+     "58.3 minutes", "training-v3.1"),
+])
+def test_a_changes_later_figure_is_of_the_articles_round(text, date, wording, round_):
+    c = _claim(text, date, wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+@pytest.mark.parametrize("text, date, wording, round_", [
+    ("Stable Diffusion on 1,024 H100s dropped to 1.37 minutes from 2.47 minutes in November.", "2024-06-14",
+     "2.47 minutes", "training-v3.1"),
+    ("同样 512 块 H100，GPT-3 的时间从上一轮的64.3分钟降到了58.3分钟。", "2023-11-10", "64.3分钟", "training-v3.0"),
+])
+def test_its_earlier_figure_keeps_the_earlier_round(text, date, wording, round_):
+    c = _claim(text, date, wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+def test_from_before_no_number_is_no_change():
+    c = _claim("Results from NVIDIA came in at 58.3 minutes on 512 H100s in November.", "2023-11-10", "58.3 minutes")
+    assert c.entities.round == "training-v3.1"

@@ -13,7 +13,7 @@ from pipeline.lang.loader import Language, Languages
 from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
-from pipeline.link.recognize import Mention
+from pipeline.link.recognize import Mention, analyze
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.context import Lookups, Resources, baseline_span, cue_words, folded, has_cue, language_of
 from pipeline.reconcile.counts import counted_metric
@@ -93,6 +93,61 @@ def _past_year_between(claim: Claim, a: int, b: int, look: Lookups) -> bool:
     return any(int(shift) < 0 and str(word).lower() in part for word, shift in years.items())
 
 
+_BARE_NUMBER = re.compile(r"\s*\d")
+
+
+def _earlier_side(claim: Claim, span: tuple[int, int] | None, same: list[Claim], look: Lookups
+                  ) -> tuple[int, int] | None:
+    """The offsets of a change's earlier side when the claim is its later figure: after 'to' in "from A to
+    B", or between 'to' and 'from' in "fell to B from A in June" (up to the end of A's clause)."""
+    rel = claim.start - claim.sentence_start
+    if span is not None:
+        return span if rel > span[1] else None
+    lang = language_of(look.langs, claim)
+    sent = folded(claim.sentence)
+    tos = [sent.rfind(t.lower(), 0, rel) for t in lang.cues.get("to", ())]
+    t = max(tos, default=-1)
+    if t < 0 or has_cue(look, claim, "range"):
+        return None
+    froms = [sent.find(f.lower(), rel) for f in lang.cues.get("from", ())]
+    hits = [(x, len(w)) for x, w in zip(froms, lang.cues.get("from", ()), strict=True) if x > rel]
+    if not hits:
+        return None
+    f, n = min(hits)
+    # the earlier figure: a claim of the kind, or a number whose unit the later one gives ("from 12.48 in June")
+    if not (any(o.kind == claim.kind and o.start - claim.sentence_start > f for o in same)
+            or _BARE_NUMBER.match(sent, f + n)):
+        return None
+    if any(o.kind == claim.kind and t < o.start - claim.sentence_start < rel for o in same):
+        return None
+    ends = [i for i in (sent.find(p, f) for p in look.kb.linking.clause_delimiters) if i > f]
+    return f, min(ends, default=len(sent))
+
+
+def _later_side(claim: Claim, span: tuple[int, int] | None, earlier: tuple[int, int]) -> tuple[int, int]:
+    """Where a round named would date the later figure itself: between 'to' and the claim (forward), or
+    between the claim and 'from' (reversed)."""
+    rel = claim.start - claim.sentence_start
+    return (span[1], rel) if span is not None else (rel, earlier[0])
+
+
+def _dated_before(claim: Claim, earlier: tuple[int, int], same: list[Claim],
+                  mentions: dict[int, tuple[Mention, ...]], look: Lookups) -> bool:
+    """Whether the earlier side of a change is dated (a round, a date, last year, the previous round) by what
+    gave the later figure its round."""
+    a, b = earlier
+    return (claim.entities.round in _rounds_between(claim, a, b, mentions)
+            or any(o.kind == "date" and a < o.start - o.sentence_start < b for o in same)
+            or _past_year_between(claim, a, b, look)
+            or _previous_round_between(claim, a, b, look))
+
+
+def _previous_round_between(claim: Claim, a: int, b: int, look: Lookups) -> bool:
+    """Whether "the previous round" (上一轮) is written between two offsets of the claim's sentence."""
+    cues = analyze(claim.sentence, look.kb, claim.sentence_start).cues
+    return any("relative:round:previous" in c.keys and a <= c.start - claim.sentence_start < b for c in cues)
+
+
 def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: KnowledgeBase,
                                  mentions: dict[int, tuple[Mention, ...]], langs: Languages) -> list[Claim]:
     look = Resources(langs, kb)
@@ -114,13 +169,11 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
                 c = evolve(c, entities=evolve(c.entities, round=named[-1]))
             elif prev:
                 c = evolve(c, entities=evolve(c.entities, round=prev))
-        elif span is not None and rnd and c.entities.round != rnd and (
-                c.entities.round in _rounds_between(c, span[0], span[1], mentions)
-                or any(o.kind == "date" and span[0] < o.start - o.sentence_start < span[1] for o in same)
-                or _past_year_between(c, span[0], span[1], look)) \
-                and not _rounds_between(c, span[1], rel, mentions):
-            # "from 6.3 minutes last December to 1.33 minutes", "从去年的64.3分钟缩短至50.7分钟": the date dates
-            # the earlier side only
+        elif rnd and c.entities.round != rnd and (earlier := _earlier_side(c, span, same, look)) is not None \
+                and _dated_before(c, earlier, same, mentions, look) \
+                and not _rounds_between(c, *_later_side(c, span, earlier), mentions):
+            # "from 6.3 minutes last December to 1.33 minutes", "从上一轮的64.3分钟降到了58.3分钟", "fell to 11.77
+            # minutes from 12.48 in June": the date dates the earlier side only
             c = evolve(c, entities=evolve(c.entities, round=rnd))
         elif prev and c.kind == "count" and any(
                 o.kind == "duration" and o.start < c.start and c.start - o.end < 40 and _from_side(o, same, look)
