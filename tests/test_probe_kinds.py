@@ -93,3 +93,44 @@ def test_its_earlier_figure_keeps_the_earlier_round(text, date, wording, round_)
 def test_from_before_no_number_is_no_change():
     c = _claim("Results from NVIDIA came in at 58.3 minutes on 512 H100s in November.", "2023-11-10", "58.3 minutes")
     assert c.entities.round == "training-v3.1"
+
+
+# After a model name, a Chinese word that is no noun ends a count's phrase: "8192块H100完成同一测试" counts
+# H100s (the 测试 after the verb is what they did), as "8192块H100" does.
+@pytest.mark.parametrize("text, date, wording, counted", [
+    ("英伟达以8192块H100完成同一测试，用时约20.8分钟。", "2025-06-05", "8192块", "gpu"),
+    ("輝達自家以8,192顆H100完成同一測試的成績約20.8分鐘。", "2025-06-05", "8,192顆", "gpu"),
+    ("谷歌用6144颗TPU v5p跑完了这项测试。", "2024-06-13", "6144颗TPU", "chip"),
+    ("英伟达用11616块H100训练GPT-3。", "2024-06-13", "11616块", "gpu"),
+])
+def test_a_verb_after_a_model_name_ends_the_counted_phrase(text, date, wording, counted):
+    assert _claim(text, date, wording).counted == counted
+
+
+# Another count right after a classifier is the thing's own attribute: "两款8卡H100机型" are two models (of
+# eight-GPU machines), "两台8卡服务器" two machines; neither is two GPUs.
+@pytest.mark.parametrize("text, wording, counted", [
+    ("美超微此次以两款8卡H100机型参赛。", "两款", "product"),
+    ("美超微此次以兩款8卡H100機種參賽。", "兩款", "product"),
+    ("戴尔用两台8卡服务器完成了BERT训练。", "两台", "host"),
+])
+def test_a_count_before_another_count_counts_by_its_classifier(text, wording, counted):
+    assert _claim(text, "2023-06-29", wording).counted == counted
+
+
+# What each machine holds (a count after "each with", 每台配备) or what one box can hold is no system's
+# total: never refuted against the system's chip count.
+@pytest.mark.parametrize("text, date, wording", [
+    ("Eight R750xa nodes, each with four PCIe GPUs, trained ResNet-50 in 10.6 minutes.", "2021-12-02",
+     "four PCIe GPUs"),
+    ("戴尔用8台服务器，每台配备4块A100，训练ResNet-50用了10.6分钟。", "2021-12-02", "4块A100"),
+    ("The DSS8440 holds as many as ten A100 cards in one chassis.", "2021-12-02", "as many as ten A100"),
+    ("该机型单个机箱最多可容纳10张A100。", "2021-12-02", "10张A100"),
+])
+def test_a_count_per_machine_is_not_a_systems_total(text, date, wording):
+    assert _claim(text, date, wording).verdict == "unverifiable"
+
+
+def test_the_machines_and_their_total_are_still_checked():
+    assert _claim("Dell used eight nodes with 32 GPUs in total for ResNet-50.", "2021-12-02", "32 GPUs"
+                  ).verdict == "supported"

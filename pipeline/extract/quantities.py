@@ -325,7 +325,10 @@ class Reader:
         if inner2 and not inner:
             inner = inner2
             q += len(inner2[1])
-        noun, nstart, nend = self.noun_after(q)
+        # "两款8卡H100机型", "两台8卡服务器": another count right after the classifier is the thing's own
+        # attribute; its noun (卡) is not what the first count counts
+        noun, nstart, nend = self.noun_after(q) if skip_spaces(self.text, q, self.s1) not in self.num_starts \
+            else (None, -1, -1)
         if noun and self.text.startswith(lang.verb_markers, nend):
             noun = None  # "三家提交了成绩": a word read as a verb (提交了) is no noun of the count
         allowed = lang.classifier_counts.get(cls)
@@ -465,6 +468,7 @@ class Reader:
         q = pos
         unknown = False
         modified: str | None = None  # what a modifier says is counted ("top results" are records)
+        named = False  # a name (A100, TPU v4) passed over
         while q < limit:
             ch = self.text[q]
             if ch in PUNCT_STOP:
@@ -487,6 +491,10 @@ class Reader:
                 if modified and counted == "submission":
                     counted = modified
                 return counted, q, q + len(noun)
+            if named and lang.cjk and not ch.isspace() and not ch.isascii() and ch not in lang.noun_joiners:
+                # "8192块H100完成同一测试": after a model name, a word that is no noun ends the phrase (完成 is a
+                # verb; the 测试 after it is what the chips did, not what is counted)
+                break
             if direct and not ch.isspace():
                 # Chinese without a classifier: the noun must follow at once (4096 TPU芯片, 数以亿计的用户)
                 if not (ch.isascii() and ch.isalnum()) and not (q == pos and ch in lang.noun_joiners):
@@ -502,6 +510,8 @@ class Reader:
                     wend += 1
                 word = self.text[q:wend]
                 modified = lang.counted_by_modifier.get(word.lower(), modified)
+                if any(c.isupper() or c.isdigit() for c in word):
+                    named = True
                 if not (any(c.isupper() or c.isdigit() for c in word) or word.lower() in lang.modifiers):
                     # one plain word may qualify the noun (six application areas), not two
                     if unknown:

@@ -78,6 +78,10 @@ def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
                                   or _says_difference(claim, ctx)):
         return ("It is how many more or fewer there are (a difference of two counts), not a count the tables "
                 "hold: no single official figure confirms or contradicts it.")
+    if claim.kind == "count" and (_right_after(claim, ctx.langs, "per_unit_before")
+                                  or has_cue(ctx, claim, "one_unit", section="scope", clause=True)):
+        return ("It is what each machine holds (a count per node or per chassis), while the official tables count "
+                "a system's total: no official figure decides it.")
     if claim.kind == "count" and _rate(claim, ctx.langs):
         return ("It is a count per item (a rate, such as one result per system), while the official tables "
                 "count totals: no official figure decides it.")
