@@ -134,3 +134,21 @@ def test_a_count_per_machine_is_not_a_systems_total(text, date, wording):
 def test_the_machines_and_their_total_are_still_checked():
     assert _claim("Dell used eight nodes with 32 GPUs in total for ResNet-50.", "2021-12-02", "32 GPUs"
                   ).verdict == "supported"
+
+
+# A figure set before a comparison ("X, 比 B 的 Y 还快", "X, faster than B's Y") does not take its subject from
+# the baseline named after the comparison word: those names are the later figure's.
+@pytest.mark.parametrize("text, date, wording", [
+    ("NF5688M6 跑 BERT 用了19.39分钟，比英伟达自家 DGX A100 的20.0分钟还快。", "2021-12-03", "19.39分钟"),
+    ("The NF5688M6 trained BERT in 19.39 minutes, faster than NVIDIA's own DGX A100 at 20.0 minutes.",
+     "2021-12-03", "19.39 minutes"),
+    ("浪潮这台服务器跑 BERT 只用了19.39分钟，比 DGX A100 的20.0分钟快。", "2021-12-03", "19.39分钟"),
+])
+def test_a_figure_before_a_comparison_is_not_the_baselines(text, date, wording):
+    c = _claim(text, date, wording)
+    assert c.entities.org != "nvidia" and c.verdict != "contradicted"
+
+
+def test_the_baselines_figure_keeps_its_names():
+    c = _claim("NF5688M6 跑 BERT 用了19.39分钟，比英伟达自家 DGX A100 的20.0分钟还快。", "2021-12-03", "20.0分钟")
+    assert (c.entities.org, c.entities.system, c.verdict) == ("nvidia", "dgx-a100", "supported")

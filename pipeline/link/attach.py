@@ -179,6 +179,19 @@ class _Sent:
             return False
         return self._contrast_between(max(c[1] for c in theirs), claim)
 
+    def set_before(self, names: list[Mention], claim: Claim) -> bool:
+        """Whether `names` go with a figure of the claim's kind written after it, behind a word that opens a
+        comparison ("19.39分钟，比英伟达 DGX A100 的20.0分钟还快", "19.39 minutes, faster than NVIDIA's DGX A100
+        at 20 minutes"): they name the baseline, and the claim is the side they are set against."""
+        kind = self.kinds.get((claim.start, claim.end))
+        mine = [m for m in names if self.s.start <= m.start < self.s.end]
+        found = {self.nearest_claim(m, kind) for m in mine} if kind else set()
+        theirs = [c for c in found if c is not None]
+        if not mine or not theirs or len(theirs) < len(found) or any(c[0] < claim.end for c in theirs):
+            return False
+        first = min(m.start for m in mine)
+        return any("cmp:open" in c.keys and claim.end <= c.start and c.end <= first for c in self.cues)
+
     def other_side(self, claim: Claim) -> bool:
         """Whether a figure of the claim's kind stands before it in the sentence with a contrast word between
         ("nearly 2x: 14.7 minutes versus 28.8 minutes", naming no one): the claim is the other side, so a
@@ -869,6 +882,8 @@ class _Article:
                 # "the DGX H100 took 14.7 minutes versus 28.8 minutes": the other side, unnamed; nor is it
                 # whatever an earlier sentence was about
                 return None, 1
+            if not own and t != "benchmark" and claim.kind not in ("ratio", "percent") and st.set_before(cands, claim):
+                return None  # the baseline's names, after 比 / than: the claim's subject is found elsewhere
             cands = own or cands
         if t in self.rules.clause_owned:
             # a type a clause keeps to itself (the round): written where other claims are, it is theirs
