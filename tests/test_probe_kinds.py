@@ -152,3 +152,38 @@ def test_a_figure_before_a_comparison_is_not_the_baselines(text, date, wording):
 def test_the_baselines_figure_keeps_its_names():
     c = _claim("NF5688M6 跑 BERT 用了19.39分钟，比英伟达自家 DGX A100 的20.0分钟还快。", "2021-12-03", "20.0分钟")
     assert (c.entities.org, c.entities.system, c.verdict) == ("nvidia", "dgx-a100", "supported")
+
+
+# A retrospective without headings walks through the rounds paragraph by paragraph: a paragraph that opens
+# by naming one round frames itself and the paragraphs after it that name none, when two or more paragraphs
+# name rounds in the order they ran.  (Its later sentences were read as of the article's round.)
+RETRO = ("When MLPerf published its first training results in December 2018, three companies took part. The "
+         "suite had seven benchmarks.\n\n"
+         "Interest grew fast. The second round, v0.6, came out in July 2019. Google's 1,024-chip TPU v3 pod "
+         "trained ResNet-50 in 1.28 minutes.\n\n"
+         "Google also trained the Transformer model in 51 seconds on the same pod.\n\n"
+         "The third round, v0.7, arrived on July 29, 2020, with 138 results. A single DGX A100 trained "
+         "ResNet-50 in 39.8 minutes.\n\n")
+
+
+@pytest.mark.parametrize("wording, round_", [
+    ("seven benchmarks", "training-v0.5"),
+    ("1.28 minutes", "training-v0.6"),
+    ("51 seconds", "training-v0.6"),
+    ("39.8 minutes", "training-v0.7"),
+])
+def test_a_retrospectives_paragraphs_take_the_round_they_walk_through(wording, round_):
+    c = _claim(RETRO, "2021-12-20", wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+@pytest.mark.parametrize("text, wording", [
+    # one past round named in a paragraph: no walk, the next paragraph is the article's round
+    ("In v1.0, Google's TPU v4 won four benchmarks.\n\nNVIDIA's 4,320 A100 GPUs trained BERT in 14 seconds.",
+     "14 seconds"),
+    # rounds named out of their order: no walk either
+    ("In v1.0, Google led on ResNet-50.\n\nBack in v0.7, NVIDIA had led.\n\nNVIDIA's 4,320 A100 GPUs trained BERT "
+     "in 14 seconds.", "14 seconds"),
+])
+def test_paragraphs_that_walk_through_no_rounds_stay_at_the_articles(text, wording):
+    assert _claim(text, "2021-12-02", wording).entities.round == "training-v1.1"

@@ -257,6 +257,7 @@ class _Article:
             self._by_block.setdefault(x.block, []).append(x)
         self.headings = self._headings()
         self._sections: dict[int, str | None] | None = None  # block -> the round its section's heading names
+        self._relative_openers: set[int] = set()  # sentences whose relative words opened a section
         self._topics: dict[str, dict[int, tuple[str | None, int] | None]] = {}
         self._carried: dict[tuple[int, str, bool], tuple[str | None, int] | None] = {}
         self._position = {idx: i for i, idx in enumerate(self.order)}
@@ -405,12 +406,18 @@ class _Article:
 
     def _resolve_relative_rounds(self, st: _Sent) -> None:
         conf = self.rules.confidence["relative"]
+        here = None
         for c in st.cues:
             for k in c.keys:
+                if k in ("relative:round:previous", "relative:round:current") and here is None:
+                    # in a walk through the rounds, "the previous round" is the one before the section's (the
+                    # words that opened a section, "Last summer ...", are the article's)
+                    section = self._section_round(st)
+                    here = section if section and st.s.index not in self._relative_openers else self.round
                 if k == "relative:round:previous":
-                    rid = self.kb.previous_round(self.round)
+                    rid = self.kb.previous_round(here)
                 elif k == "relative:round:current":
-                    rid = self.round
+                    rid = here
                 else:
                     continue
                 if rid:
@@ -1048,19 +1055,57 @@ class _Article:
         """The round a section's heading names alone ("## 一、v0.7：谷歌超算首秀"), for its claims that name none:
         in an article that walks through several rounds, the section's round, not the article's."""
         if self._sections is None:
-            self._sections = {}
-            current: str | None = None
-            for b in sorted(self._by_block):
-                if any(x.s.index in self.headings for x in self._by_block[b]):
-                    # by name or by its date ("## 二、v1.0：TPU v4登场（2021年6月）": a bare v1.0 is no name)
-                    named = {m.id for x in self._by_block[b] for m in x.mentions
-                             if m.type == "round" and m.id and m.id != AMBIGUOUS}
-                    current = next(iter(named)) if len(named) == 1 else None
-                self._sections[b] = current
-            if len({r for r in self._sections.values() if r}) < 2:
-                # one heading naming a round ("## Since the first round") frames no walk through the rounds
-                self._sections = {}
+            self._sections = self._heading_sections() or self._paragraph_sections()
         return self._sections.get(st.block)
+
+    def _heading_sections(self) -> dict[int, str | None]:
+        out: dict[int, str | None] = {}
+        current: str | None = None
+        for b in sorted(self._by_block):
+            if any(x.s.index in self.headings for x in self._by_block[b]):
+                # by name or by its date ("## 二、v1.0：TPU v4登场（2021年6月）": a bare v1.0 is no name)
+                named = {m.id for x in self._by_block[b] for m in x.mentions
+                         if m.type == "round" and m.id and m.id != AMBIGUOUS and m.how != "relative"}
+                current = next(iter(named)) if len(named) == 1 else None
+            out[b] = current
+        # one heading naming a round ("## Since the first round") frames no walk through the rounds
+        return out if len({r for r in out.values() if r}) >= 2 else {}
+
+    def _paragraph_sections(self) -> dict[int, str | None]:
+        """A retrospective without headings walks through the rounds paragraph by paragraph: a paragraph that
+        opens by naming one round ("The third round, v0.7, arrived on July 29, 2020, ...") frames itself and
+        the paragraphs after it that name none, when two or more such paragraphs name rounds in the order
+        they ran."""
+        out: dict[int, str | None] = {}
+        current: str | None = None
+        walk: list[str] = []
+        for b in sorted(self._by_block):
+            # the paragraph's first sentence with a claim or a round ("In its first year the benchmark grew
+            # quickly. The second round, v0.6, ...": the lead-in names neither)
+            first = next((x for x in self._by_block[b] if x.claims or any(m.type == "round" for m in x.mentions)),
+                         self._by_block[b][0])
+            opens = first.claims[0][0] if first.claims else first.s.end
+            named = {m.id for m in first.mentions if m.type == "round" and m.id and m.id != AMBIGUOUS
+                     and m.how in (*SPECIFIC, "date") and m.start < opens}
+            # "Last summer the field widened ...": a round named relative to the article's own
+            relative = {r for c in first.cues if c.start < opens for r in (
+                self.kb.previous_round(self.round) if "relative:round:previous" in c.keys else None,
+                self.round if "relative:round:current" in c.keys else None) if r}
+            if relative:
+                self._relative_openers.add(first.s.index)  # its own words are relative to the article's round
+            named |= relative
+            if any(x.s.index in self.headings for x in self._by_block[b]):
+                current = None  # a new section: what the paragraphs before it walked through is done
+            if len(named) == 1:
+                current = next(iter(named))
+                if not walk or walk[-1] != current:
+                    walk.append(current)
+            out[b] = current
+        entries = [self.kb.get("round", r) for r in walk]
+        dates = [str(e.attrs.get("date")) for e in entries if e is not None]
+        if len(set(walk)) < 2 or len(dates) != len(walk) or dates != sorted(dates):
+            return {}
+        return out
 
     def _named_in(self, block: int, t: str) -> set[str]:
         """The ids of type `t` that a block's sentences name."""
