@@ -187,3 +187,50 @@ def test_a_retrospectives_paragraphs_take_the_round_they_walk_through(wording, r
 ])
 def test_paragraphs_that_walk_through_no_rounds_stay_at_the_articles(text, wording):
     assert _claim(text, "2021-12-02", wording).entities.round == "training-v1.1"
+
+
+# A percent of how much less ("45% less time", "a 62% reduction", "cut ... by 51%", 缩短了9%) is checked as
+# the share of the time that remains, against the two times its sentence gives, and reported as written.
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("NVIDIA's Stable Diffusion time on 1,024 H100s fell from 2.47 minutes to 1.37 minutes, about 45% less time.",
+     "2024-06-14", "about 45% less time", "supported"),
+    ("Stable Diffusion on 1,024 H100s dropped to 1.37 minutes from 2.47 minutes in November, a 44% reduction.",
+     "2024-06-14", "44% reduction", "supported"),
+    ("Stable Diffusion on 1,024 H100s dropped to 1.37 minutes from 2.47 minutes in November, a 62% reduction.",
+     "2024-06-14", "62% reduction", "contradicted"),
+    ("同样 512 块 H100，GPT-3 的时间从上一轮的64.3分钟降到了58.3分钟，缩短了大约9%。", "2023-11-10", "缩短了大约9%",
+     "supported"),
+    ("同样 512 块 H100，GPT-3 的时间从上一轮的64.3分钟降到了58.3分钟，缩短了30%。", "2023-11-10", "缩短了30%",
+     "contradicted"),
+    ("NVIDIA's H200 system trained Llama 2 70B LoRA in 24.7 minutes, 12% less time than the H100's 28.2 minutes.",
+     "2024-06-14", "12% less time", "supported"),
+])
+def test_a_percent_less_is_the_share_of_the_time_that_remains(text, date, wording, verdict):
+    c = _claim(text, date, wording)
+    assert (c.kind, c.unit, c.ratio_reading, c.verdict) == ("percent", "%", None, verdict)
+
+
+@pytest.mark.parametrize("text, wording", [
+    ("The GB200 system was faster with 37% fewer GPUs.", "37%"),
+    ("The new chip draws 20% less power.", "20%"),
+])
+def test_a_percent_less_of_something_else_is_no_speedup(text, wording):
+    assert _claim(text, "2025-11-14", wording).verdict == "unverifiable"
+
+
+# A bare number after a word of change or comparison takes the unit of the time it is compared with
+# ("1.19 minutes, down from 1.49 in June", "24.7 minutes versus 28.2 for the H100").
+@pytest.mark.parametrize("text, date, wording, seconds", [
+    ("NVIDIA's Eos fine-tuned Llama 2 70B on 1,024 H100s in 1.19 minutes, down from 1.49 in June.", "2024-11-15",
+     "1.49", 89.4),
+    ("An eight-GPU H200 box finished LoRA in 24.7 minutes versus 28.2 for the H100.", "2024-06-14", "28.2", 1692),
+    ("The run took 9.5 seconds, compared with 12.1 a round earlier.", "2024-06-14", "12.1", 12.1),
+])
+def test_a_bare_number_compared_with_a_time_is_a_time(text, date, wording, seconds):
+    c = _claim(text, date, wording)
+    assert (c.kind, c.value) == ("duration", seconds)
+
+
+def test_a_year_after_a_change_word_stays_a_year():
+    assert [c.kind for c in check_text("It took 2.5 minutes, up from 2019 when it took hours.", date="2024-06-14")
+            if c.text == "2019"] == ["date"]

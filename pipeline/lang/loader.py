@@ -38,7 +38,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "units": {"duration", "compute", "percent", "money", "other", "compound", "tenths"},
     "prefix_units": None,
     "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit", "rise_by",
-              "occurrence_markers", "possessive", "cue_window", "owner_after"},
+              "decrease", "occurrence_markers", "possessive", "cue_window", "owner_after"},
     "bounds": {"before", "after", "inner", "gap"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
@@ -113,6 +113,7 @@ class Language:
     # "improved on H100 by up to 47%": a percent after one of `by` is an increase when a rise verb comes
     # before it in its clause ({"by": (...), "verbs": (...)})
     rise_by: dict[str, tuple[str, ...]]
+    decrease: dict[str, tuple[str, ...]]  # a percent of how much less: words after it, before it, or by + verb
     reading_after: dict[str, tuple[str, ...]]
     percent_increase: tuple[str, ...]
     implicit_ratios: dict[str, float]
@@ -316,6 +317,7 @@ def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         reading_before=_reading_map(path, ratio.get("before"), "ratio.before"),
         reading_clause=_reading_map(path, ratio.get("clause"), "ratio.clause"),
         rise_by={k: _longest_first(v or []) for k, v in (ratio.get("rise_by") or {}).items()},
+        decrease={k: _longest_first(v or []) for k, v in (ratio.get("decrease") or {}).items()},
         reading_after=_reading_map(path, ratio.get("after"), "ratio.after"),
         percent_increase=_longest_first(ratio.get("percent_increase") or []),
         implicit_ratios={str(k): float(v) for k, v in (ratio.get("implicit") or {}).items()},
@@ -395,6 +397,7 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         dimensions=own.dimensions + tuple(p for p in other.dimensions if p not in own.dimensions),
         reading_after=_merged_forms(own.reading_after, other.reading_after),
         percent_increase=_longest_first(own.percent_increase + other.percent_increase),
+        decrease=_merged_forms(own.decrease, other.decrease),
         bounds_before=_merged_forms(own.bounds_before, other.bounds_before),
         bounds_after=_merged_forms(own.bounds_after, other.bounds_after),
         implicit_ratios=_merged(own.implicit_ratios, other.implicit_ratios),

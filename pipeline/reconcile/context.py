@@ -121,6 +121,15 @@ def clause_span(claim: Claim, kb: KnowledgeBase) -> tuple[int, int]:
     return _clause_span(kb, claim.sentence, claim.start - claim.sentence_start, len(claim.text))
 
 
+def segment_span(claim: Claim, kb: KnowledgeBase) -> tuple[int, int]:
+    """The claim's independent clause (set off by semicolons) as offsets into its sentence."""
+    text, rel = claim.sentence, claim.start - claim.sentence_start
+    start = max((text.rfind(d, 0, rel) + len(d) for d in kb.linking.segment_delimiters if text.rfind(d, 0, rel) >= 0),
+                default=0)
+    ends = [i for i in (text.find(d, rel + len(claim.text)) for d in kb.linking.segment_delimiters) if i >= 0]
+    return start, min(ends, default=len(text))
+
+
 def clause_at(kb: KnowledgeBase, text: str, rel: int) -> tuple[int, int]:
     """The clause of a sentence that holds offset `rel` (offsets into the sentence)."""
     return _clause_span(kb, text, rel, 0)

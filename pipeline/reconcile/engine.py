@@ -21,7 +21,7 @@ from pipeline.reconcile.policy import weigh
 from pipeline.reconcile.resolve import ArticleContext, resolve
 from pipeline.reconcile.scope import not_a_result, out_of_scope, restated
 from pipeline.reconcile.stated import ratio_of_stated_figures
-from pipeline.reconcile.verdicts import Fact, Judgement, judge
+from pipeline.reconcile.verdicts import Fact, Judgement, as_decrease, judge
 from pipeline.records import Claim, evolve, is_percent_change, percent_as_ratio, ratio_as_percent
 from pipeline.segment.sentences import Segmented
 from pipeline.settings import Settings
@@ -305,7 +305,8 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     out = [evolve(done[i], entities=_shown(done[i], shown[i], official)) if i in shown else done[i]
            for i in range(len(claims))]
     out = [_with_framework(c, official) for c in out]
-    return [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(out)]
+    out = [ratio_as_percent(c) if changes[i] else c for i, c in enumerate(out)]
+    return [evolve(c, explanation=as_decrease(c.explanation)) if c.change == "decrease" else c for c in out]
 
 
 

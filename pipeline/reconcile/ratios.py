@@ -103,7 +103,7 @@ def speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     fact = _speedup(claim, ctx)
     if (fact is not None and isinstance(claim.value, (int, float)) and 0 < claim.value < 1
             and isinstance(fact.value, (int, float)) and fact.value > 1
-            and has_cue(ctx, claim, "shrink", clause=True)):
+            and (claim.change == "decrease" or has_cue(ctx, claim, "shrink", clause=True))):
         # "DLRM's time has nearly halved", 缩短为原来的八分之一: the time now over the time then
         lo, hi = fact.low or fact.value, fact.high or fact.value
         return replace(fact, value=round(1 / fact.value, 4), low=1 / hi, high=1 / lo,

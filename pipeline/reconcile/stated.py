@@ -15,6 +15,7 @@ from pipeline.reconcile.context import (
     has_cue,
     language_of,
     nearest_cue,
+    segment_span,
 )
 from pipeline.reconcile.verdicts import Fact, judge
 from pipeline.records import Claim, evolve, is_span
@@ -76,6 +77,11 @@ def _stated_figures(claim: Claim, claims: list[Claim], ctx: Lookups, quantity: s
     own = [c for c in claims if c.sentence_index == claim.sentence_index and _measures(quantity, c)]
     if len([c for c in own if supported(c)]) == 2:
         return [c for c in own if supported(c)]
+    # "A 用了15.56分钟，比 B 的16.88分钟快了大约8%；ResNet-50 则是16.6分钟": the ratio's own part of the sentence
+    part = segment_span(claim, ctx.kb)
+    mine = [c for c in own if part[0] <= c.start - c.sentence_start < part[1]]
+    if len(mine) < len(own) and len([c for c in mine if supported(c)]) == 2:
+        return [c for c in mine if supported(c)]
     paragraph = getattr(ctx, "paragraph", {})
     if quantity is None or len(own) >= 2 or claim.sentence_index not in paragraph:
         return None

@@ -172,6 +172,12 @@ def _judge_date(claimed: str, official: str, shown: str) -> Judgement:
     return Judgement("contradicted", f"It does not match: {shown}.", WRONG_VALUE)
 
 
+def as_decrease(explanation: str) -> str:
+    """An explanation of a percent of how much less ("45% less time"), which was judged as the share that
+    remains (0.55 times as much), in the words of what it says."""
+    return explanation.replace("as 'N times as much'", "as 'N% less' (the share that remains, 1 - N%)")
+
+
 def _ratio_judgement(primary, secondary, f_low, f_high, shown: str, fact: Fact) -> Judgement:
     fits = [(name, lo, hi) for name, lo, hi in primary if overlaps(lo, hi, f_low, f_high)
             and not (name == "times_as" and len(primary) > 1 and no_rise(lo, hi))]
