@@ -234,3 +234,30 @@ def test_a_bare_number_compared_with_a_time_is_a_time(text, date, wording, secon
 def test_a_year_after_a_change_word_stays_a_year():
     assert [c.kind for c in check_text("It took 2.5 minutes, up from 2019 when it took hours.", date="2024-06-14")
             if c.text == "2019"] == ["date"]
+
+
+# A company named for the results its subsidiary entered (the KB's parent: Habana Labs is Intel's): when the
+# named one entered nothing of that benchmark in the round and one related company did, they are its.
+@pytest.mark.parametrize("text, date, wording", [
+    ("Intel cut its 384-accelerator GPT-3 time by half.", "2023-11-10", "384-accelerator"),
+    ("Intel trained GPT-3 in 153.6 minutes.", "2023-11-10", "153.6 minutes"),
+    ("英特尔这次用 384 块加速器训练 GPT-3。", "2023-11-10", "384 块加速器"),
+])
+def test_a_parent_company_named_for_its_subsidiarys_results(text, date, wording):
+    c = _claim(text, date, wording)
+    assert (c.entities.org, c.verdict) == ("habana", "supported")
+
+
+def test_a_company_with_results_of_its_own_keeps_them():
+    c = _claim("Intel's Xeon cluster trained BERT on 16 nodes.", "2023-11-10", "16 nodes")
+    assert c.entities.org == "intel"
+
+
+# An aside right after a name describes that name ("Dell's XE9680 cluster (64 H100s) did ..."): its chip is
+# the clause's, not one carried from the sentence before.
+@pytest.mark.parametrize("wording", ["eight-node", "5.05 minutes", "6.2 minutes"])
+def test_an_aside_after_a_name_gives_the_subjects_chip(wording):
+    text = ("Azure's H200 system was close behind. Dell's eight-node XE9680 cluster (64 H100s) did LoRA in "
+            "5.05 minutes and RetinaNet in 6.2 minutes.")
+    c = _claim(text, "2024-11-15", wording)
+    assert (c.entities.accelerator, c.verdict) == ("h100", "supported")

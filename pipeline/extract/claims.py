@@ -641,12 +641,8 @@ class SentenceExtractor:
         elif q.kind == "percent" and q.factor == 1:
             fall = self._decrease(reading_floor, q.end)
             if fall is not None:
-                # "45% less time", "a 62% reduction", 缩短了 9%: how much less, read as the share that remains
                 low, high = interval(num, q, value, bound, kind, self.settings)
-                a = fall.start if fall.kind == "before" else start
-                b = fall.start + len(fall.form) if fall.kind == "after" else end
-                return evolve(self._claim(min(start, a), max(end, b), "percent", value, "%", None, of_total, bound,
-                                          low, high, None, fall.form, bound_cue), change="decrease")
+                return self._decrease_claim(fall, start, end, value, of_total, bound, low, high, bound_cue)
             # 提高了 50%, 快了 30%: a percentage after a change verb is an increase-by ratio
             rb = _cue_before(text, reading_floor, s0, lang.reading_before, self.latin, ("increase_by", "ambiguous"))
             rise = None if rb is not None else self._rise_by(reading_floor)
@@ -703,6 +699,14 @@ class SentenceExtractor:
                                 not bounds or (pos in bounds and pos + len(form) in bounds)):
                             return _Cue(kind, form, pos)
         return None
+
+    def _decrease_claim(self, fall: _Cue, start, end, value, of_total, bound, low, high, bound_cue) -> Claim:
+        """"45% less time", "a 62% reduction", 缩短了 9%: a percent of how much less, as written (its words
+        before or after it included), read later as the share that remains."""
+        a = fall.start if fall.kind == "before" else start
+        b = fall.start + len(fall.form) if fall.kind == "after" else end
+        return evolve(self._claim(min(start, a), max(end, b), "percent", value, "%", None, of_total, bound, low,
+                                  high, None, fall.form, bound_cue), change="decrease")
 
     def _decrease(self, pos: int, end: int) -> _Cue | None:
         """The words that make a percent one of how much less: right after it ("45% less time"), right before

@@ -140,8 +140,14 @@ class _Sent:
     def aside_of_others(self, m: Mention | Cue, claim: Claim) -> bool:
         """`m` is inside a bracketed aside that holds claims of its own and not this claim ("went from 18.47
         minutes (Nvidia, 192 V100 GPUs) to 8.13 minutes": Nvidia is not the 8.13 minutes')."""
-        inner = [a for a in self.asides if a[0] <= m.start and m.end <= a[1]]
+        inner = [a for a in self.asides if a[0] <= m.start and m.end <= a[1] and self._after_figure(a)]
         return any(not (a[0] <= claim.start and claim.end <= a[1]) and self._holds_claims(a, claim) for a in inner)
+
+    def _after_figure(self, aside: frames.Span) -> bool:
+        """Whether an aside follows a figure ("18.47 minutes (Nvidia, 192 V100 GPUs)"): it is that figure's;
+        one after a name ("Dell's XE9680 cluster (64 H100s) did ...") describes the name, the clause's subject."""
+        before = self.s.text[:aside[0] - self.s.start].rstrip()
+        return any(e - self.s.start == len(before) for _, e in self.claims)
 
     def nearest_claim(self, m: Mention | Cue, kind: str) -> frames.Span | None:
         """The claim of that kind a mention goes with: the first after it ("SSD in 0.82 minutes", "BERT

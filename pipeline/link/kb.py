@@ -186,6 +186,20 @@ class KnowledgeBase:
                 return a
         return None
 
+    def related_orgs(self, org: str) -> set[str]:
+        """The company that owns `org` and the companies it owns (the `parent` attribute: Habana Labs is
+        Intel's), built once per knowledge base."""
+        related = self.cache.get("related_orgs")
+        if related is None:
+            related = {}
+            for o in self.entries.get("org", {}).values():
+                parent = o.attr("parent")
+                if parent:
+                    related.setdefault(o.id, set()).add(str(parent))
+                    related.setdefault(str(parent), set()).add(o.id)
+            self.cache["related_orgs"] = related
+        return set(related.get(org, ()))
+
     def last_round(self, benchmark: str) -> str | None:
         """The latest round whose suite holds the benchmark (BERT: v5.0)."""
         entry = self.get("benchmark", benchmark)

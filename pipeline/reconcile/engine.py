@@ -183,6 +183,24 @@ def _earlier_round_for_from_side(claims: list[Claim], rnd: str | None, kb: Knowl
     return out
 
 
+def _owning_org(claim: Claim, rnd: str | None, kb: KnowledgeBase, official: OfficialResults) -> Claim:
+    """"Intel cut its GPT-3 time": a company named for the results its subsidiary entered (the KB's `parent`:
+    Habana Labs is Intel's): when the named org entered nothing of the claim's chip and benchmark in the round
+    and exactly one of its subsidiaries did, the results are that one's."""
+    e = claim.entities
+    round_ = e.round or rnd
+    if not e.org or not round_ or claim.kind == "date":
+        return claim
+    # a parent's name for a subsidiary's results (news calls Habana's Gaudi2 results Intel's), not the reverse
+    entries = [kb.get("org", o) for o in kb.related_orgs(e.org)]
+    related = {x.id for x in entries if x is not None and x.attr("parent") == e.org}
+    if not related or official.select(who=e.org, accelerator=e.accelerator, benchmark=e.benchmark, round=round_):
+        return claim
+    entered = [o for o in sorted(related)
+               if official.select(who=o, accelerator=e.accelerator, benchmark=e.benchmark, round=round_)]
+    return evolve(claim, entities=evolve(e, org=entered[0])) if len(entered) == 1 else claim
+
+
 def _ratio_ranges(claims: list[Claim], langs: Languages | None) -> list[Claim]:
     """"快了 1.5 到 2.5 倍", "1.5 to 2.5 times faster": two ratios joined by a range word are one range (a spread
     over benchmarks or systems), so each end allows the whole of it and neither is held to a figure alone."""
@@ -285,6 +303,7 @@ def reconcile_article(seg: Segmented, claims: list[Claim], official: OfficialRes
     claims = [_month_round(c, rnd, kb, seg.langs) for c in claims]
     claims = _earlier_round_for_from_side(claims, rnd, kb, mentions, seg.langs)
     claims = _ratio_ranges(claims, seg.langs)
+    claims = [_owning_org(c, rnd, kb, official) for c in claims]
     named: dict[int, dict[str, tuple[str, ...]]] = {}
     for i, ms in mentions.items():
         for m in ms:

@@ -21,18 +21,7 @@ from pipeline.records import Claim
 # -- statements ------------------------------------------------------------------------------------
 def _related_orgs(ctx: ArticleContext, org: str | None) -> set[str]:
     """The org, the company that owns it and the companies it owns (the KB's `parent`)."""
-    if not org:
-        return set()
-    related = ctx.kb.cache.get("related_orgs")
-    if related is None:  # once per knowledge base
-        related = {}
-        for o in ctx.kb.entries.get("org", {}).values():
-            parent = o.attr("parent")
-            if parent:
-                related.setdefault(o.id, set()).add(str(parent))
-                related.setdefault(str(parent), set()).add(o.id)
-        ctx.kb.cache["related_orgs"] = related
-    return {org} | related.get(org, set())
+    return {org} | ctx.kb.related_orgs(org) if org else set()
 
 
 def _same_chip(ctx: ArticleContext, acc: str, accs: tuple[str, ...]) -> bool:
