@@ -261,3 +261,25 @@ def test_an_aside_after_a_name_gives_the_subjects_chip(wording):
             "5.05 minutes and RetinaNet in 6.2 minutes.")
     c = _claim(text, "2024-11-15", wording)
     assert (c.entities.accelerator, c.verdict) == ("h100", "supported")
+
+
+# First places among eight-accelerator systems are one-server wins (8卡系统第一, "among eight-GPU systems").
+@pytest.mark.parametrize("text, date, wording, verdict", [
+    ("華碩ESC-N8-E11搭載8顆H100，在BERT與ResNet-50兩項拿下8卡系統第一。", "2023-11-10", "兩項", "supported"),
+    ("华硕在BERT和ResNet-50两项拿下8卡系统第一。", "2023-11-10", "两项", "supported"),
+    ("ASUS was fastest among eight-GPU systems on three benchmarks.", "2023-11-10", "three benchmarks", "supported"),
+])
+def test_wins_among_eight_accelerator_systems_are_one_server_wins(text, date, wording, verdict):
+    c = _claim(text, date, wording)
+    assert (c.metric, c.verdict) == ("single_node_wins_count", verdict)
+
+
+# A count beside a time names the chips of the result with that time, in the claim's round only: a wrong time
+# that happens to fit another round's result does not make a true count wrong (the time is refuted alone).
+@pytest.mark.parametrize("text, wording, verdict", [
+    ("## 輝達Eos：10,752顆H100、GPT-3僅需3.4分鐘", "10,752顆", "supported"),
+    ("## 輝達Eos：10,752顆H100、GPT-3僅需3.4分鐘", "3.4分鐘", "contradicted"),
+    ("Eos trained GPT-3 on 10,752 H100s in 3.44 minutes.", "10,752 H100s", "supported"),
+])
+def test_a_count_is_not_judged_by_a_time_of_another_round(text, wording, verdict):
+    assert _claim(text, "2023-11-10", wording).verdict == verdict

@@ -167,7 +167,11 @@ def _with_its_time(claim: Claim, ctx: ArticleContext, rows: list) -> Fact | None
     if len(times) != 1:
         return None
     t = times[0]
-    fits = [r for r in rows if r.published_interval_seconds and overlaps(t.low, t.high, *r.published_interval_seconds)]
+    # the time's result in the claim's round: a named machine's rows span its rounds (Eos), and a time that
+    # fits only another round's result (a wrong time) tells nothing of this round's chips
+    rnd = round_of(claim, ctx)
+    fits = [r for r in rows if r.published_interval_seconds and overlaps(t.low, t.high, *r.published_interval_seconds)
+            and r.round == rnd]
     sizes = sorted({r.accelerator_count for r in fits if r.accelerator_count})
     if len(sizes) != 1:
         return None
