@@ -283,3 +283,21 @@ def test_wins_among_eight_accelerator_systems_are_one_server_wins(text, date, wo
 ])
 def test_a_count_is_not_judged_by_a_time_of_another_round(text, wording, verdict):
     assert _claim(text, "2023-11-10", wording).verdict == verdict
+
+
+# "N% less time than B" is a speed-up's share, whatever counts its sentence gives ("with eight A100 GPUs").
+def test_a_percent_less_time_than_a_rival_is_checked_as_a_speedup():
+    c = _claim("Inspur said its NF5488A5 server, with eight A100 GPUs, trained ResNet-50 in 33.4 minutes, about 16% "
+               "less time than Nvidia's own DGX A100.", "2020-07-30", "about 16% less time")
+    assert (c.metric, c.verdict) == ("speedup", "supported")
+
+
+# Benchmarks a company's results were spread across, or that it took part in, are its entries, not its wins.
+@pytest.mark.parametrize("text, wording", [
+    ("Dell said its servers turned in more than 50 results, spread across a dozen configurations and all eight "
+     "benchmarks.", "eight benchmarks"),
+    ("Dell took part in eight benchmarks this round.", "eight benchmarks"),
+])
+def test_benchmarks_a_company_took_part_in_are_its_entries(text, wording):
+    c = _claim(text, "2021-12-03", wording)
+    assert (c.metric, c.verdict) == ("entries_count", "supported")
