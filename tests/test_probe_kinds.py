@@ -301,3 +301,19 @@ def test_a_percent_less_time_than_a_rival_is_checked_as_a_speedup():
 def test_benchmarks_a_company_took_part_in_are_its_entries(text, wording):
     c = _claim(text, "2021-12-03", wording)
     assert (c.metric, c.verdict) == ("entries_count", "supported")
+
+
+# Nodes of a server model are that many of it: "3 个节点" of DGX H100 are three boxes (the hosts of a 24-GPU
+# result), not the one host of a single DGX H100; "4 台 DGX H100" counts machines of that model.
+@pytest.mark.parametrize("text, wording, metric", [
+    ("英伟达还交了 4 台 DGX H100、共 32 块 H100。另外用 3 个节点、24 块 H100 跑 3D U-Net。", "3 个节点", "host_count"),
+    ("英伟达还交了 4 台 DGX H100、共 32 块 H100。", "4 台", "system_count"),
+    ("NVIDIA ran 3D U-Net on three DGX H100 nodes with 24 GPUs.", "three DGX H100 nodes", "host_count"),
+])
+def test_nodes_of_a_server_model_are_that_many_machines(text, wording, metric):
+    c = _claim(text, "2022-11-11", wording)
+    assert (c.metric, c.verdict) == (metric, "supported")
+
+
+def test_a_single_server_is_still_one_node():
+    assert _claim("A DGX H100 is one node with 8 H100s.", "2022-11-11", "one node").verdict == "supported"

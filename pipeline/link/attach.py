@@ -565,6 +565,8 @@ class _Article:
             near = inside or (m.start >= claim.end and len(gap) <= 2 and not gap.strip())
             if m.type == "accelerator" and m.how in ("alias", "cased", "generic") and near:
                 return evolve(claim, counted=self._counted_as(m.id or m.family))
+            if m.type == "system" and m.how in ("alias", "cased") and near:
+                return evolve(claim, counted="system")  # "4 台 DGX H100": machines of that model
         return claim
 
     def _cpu_chips(self, st: _Sent, claim: Claim) -> Claim:

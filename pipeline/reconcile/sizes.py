@@ -195,6 +195,10 @@ def host_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
     e = claim.entities
     rnd = round_of(claim, ctx)
     chips = system_chips(ctx, e.system, rnd)
+    entry = ctx.kb.get("system", e.system) if e.system else None
+    if entry is not None and not entry.attr("rounds") and not entry.attr("instance_of"):
+        # a server model (DGX H100: one box) counted in nodes: "3 个节点" are three of them, not one's hosts
+        chips = None
     rows = [r for r in ctx.official.select(who=e.org, accelerator=e.accelerator, round=rnd)
             if r.host_count and (chips is None or r.accelerator_count == chips)]
     if not rows or rnd is None:
