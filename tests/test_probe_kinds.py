@@ -317,3 +317,16 @@ def test_nodes_of_a_server_model_are_that_many_machines(text, wording, metric):
 
 def test_a_single_server_is_still_one_node():
     assert _claim("A DGX H100 is one node with 8 H100s.", "2022-11-11", "one node").verdict == "supported"
+
+
+# "the same job", 同一测试: the benchmark named before, not one a later clause names for another figure.
+@pytest.mark.parametrize("text, date, wording, benchmark", [
+    ("Inspur's server trained ResNet-50 in 33.4 minutes. Fujitsu's eight-GPU V100 server needed about 69 minutes "
+     "for the same job, and Tencent's eight-GPU cloud instance spent about two and a half hours on Mask R-CNN.",
+     "2020-07-30", "about 69 minutes", "resnet"),
+    ("浪潮的服务器训练 ResNet-50 用了33.4分钟。富士通的8卡V100服务器完成同一测试用了约69分钟，"
+     "腾讯则在 Mask R-CNN 上用了约两个半小时。", "2020-07-30", "约69分钟", "resnet"),
+])
+def test_the_same_job_is_the_benchmark_named_before(text, date, wording, benchmark):
+    c = _claim(text, date, wording)
+    assert (c.entities.benchmark, c.verdict) == (benchmark, "supported")
