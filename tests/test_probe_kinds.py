@@ -330,3 +330,16 @@ def test_a_single_server_is_still_one_node():
 def test_the_same_job_is_the_benchmark_named_before(text, date, wording, benchmark):
     c = _claim(text, date, wording)
     assert (c.entities.benchmark, c.verdict) == (benchmark, "supported")
+
+
+# 项 counts results when the words before it say so: "提交了43项" after "提交了46项成绩" are 43 results (they
+# were read as benchmarks and refuted against the six the company entered).
+@pytest.mark.parametrize("wording, official", [("46项成绩", 46), ("43项", 43), ("7项", 7)])
+def test_xiang_after_submitted_counts_results(wording, official):
+    c = _claim("戴尔提交了46项成绩，超微提交了43项，HPE提交了15项，联想提交了7项。", "2025-06-05", wording)
+    assert (c.counted, c.verdict, c.official) == ("submission", "supported", official)
+
+
+def test_xiang_still_counts_benchmarks_by_default():
+    c = _claim("英伟达这一轮拿下了全部七项第一。", "2025-06-05", "七项")
+    assert c.counted == "benchmark"
