@@ -343,3 +343,40 @@ def test_xiang_after_submitted_counts_results(wording, official):
 def test_xiang_still_counts_benchmarks_by_default():
     c = _claim("英伟达这一轮拿下了全部七项第一。", "2025-06-05", "七项")
     assert c.counted == "benchmark"
+
+
+# A page's list items are article text: "Other highlights" in <ul><li> were dropped as boilerplate.
+def test_html_list_items_are_read(tmp_path):
+    from pipeline.ingest.read import read_article
+
+    items = "".join(f"<li>{s}</li>" for s in (
+        "BERT-large took just 7.2 seconds on 3,472 H100 GPUs.", "3D U-Net finished in 46 seconds on 768 H100 GPUs.",
+        "Gigabyte's G593-ZD2 completed RNN-T in 16.23 minutes on eight GPUs."))
+    body = ("<p>MLCommons published the MLPerf Training v3.1 results on November 8, 2023. Nineteen organizations "
+            "submitted more than 200 results across nine benchmarks.</p>"
+            "<p>NVIDIA's Eos supercomputer trained GPT-3 175B in 3.92 minutes on 10,752 H100 GPUs, and Microsoft "
+            "Azure's cluster of the same size needed 4.01 minutes.</p>")
+    page = tmp_path / "2023-11-09_scoreboard.html"
+    page.write_text(f"<html><body><h1>MLPerf Training v3.1</h1>{body}<h2>Other highlights</h2><ul>{items}</ul>"
+                    "</body></html>", encoding="utf-8")
+    text = read_article(page, tmp_path).text
+    assert "7.2 seconds" in text and "16.23 minutes" in text
+
+
+# A bound that stays close to its number ("just over four hours", 四个小时出头) allows about its tolerance on the
+# open side, not anything above: 5 h 12 min is not "just over four hours".
+@pytest.mark.parametrize("text, wording, low, high", [
+    ("Its Gaudi2 cluster of 384 accelerators took just over four hours on GPT-3.", "just over four hours", 14400,
+     15840),
+    ("The run took a hair under five minutes.", "a hair under five minutes", 270, 300),
+    ("GPT-3 用了四个小时出头。", "四个小时出头", 14400, 15840),
+])
+def test_a_near_bound_stays_near(text, wording, low, high):
+    c = _claim(text, "2023-06-28", wording)
+    assert (c.low, c.high) == (low, high)
+
+
+def test_just_over_refutes_a_figure_far_above():
+    c = _claim("Its Gaudi2 cluster of 384 accelerators took just over four hours on GPT-3.", "2023-06-28",
+               "just over four hours")
+    assert c.verdict == "contradicted"  # the official time is 311.9 minutes

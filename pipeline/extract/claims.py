@@ -760,6 +760,13 @@ class SentenceExtractor:
     def _claim(self, start, end, kind, value, unit, counted, of_total, bound, low, high,
                reading=None, reading_cue=None, bound_cue=None) -> Claim:
         article = self.seg.article
+        if bound_cue and bound_cue.lower() in self.lang.near_bounds and isinstance(value, (int, float)):
+            # "just over four hours": the open end stays within the tolerance of "about"
+            spread = abs(value) * self.settings.approx_tolerance
+            if bound == "lower" and high is None:
+                high = float(f"{value + spread:.12g}")
+            elif bound == "upper" and low is None:
+                low = float(f"{value - spread:.12g}")
         if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
             value = int(value)
         elif isinstance(value, float):

@@ -29,8 +29,10 @@ def html_to_text(html: str) -> str:
         try:
             import trafilatura
 
+            # recall over precision: a list of results ("<ul><li>BERT took 7.2 seconds ...") is article text,
+            # which the precise setting drops as boilerplate; the ad and section filters come later
             text = trafilatura.extract(cleaned, include_comments=False, include_tables=True,
-                                       favor_precision=False, deduplicate=False)
+                                       favor_recall=True, deduplicate=False)
         except Exception:  # noqa: BLE001 - a parser crash on hostile HTML must not lose the article
             text = None
     if text and text.strip():

@@ -39,7 +39,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "prefix_units": None,
     "ratio": {"markers", "magnitude", "before", "clause", "after", "percent_increase", "implicit", "rise_by",
               "decrease", "occurrence_markers", "possessive", "cue_window", "owner_after"},
-    "bounds": {"before", "after", "inner", "gap"},
+    "bounds": {"before", "after", "inner", "gap", "near"},
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
@@ -122,6 +122,7 @@ class Language:
     ratio_cue_window: int  # how far (characters) from a ratio a cue word saying what it compares may stand
     compound_units: dict[str, Unit]
     bound_gap: tuple[str, ...]
+    near_bounds: frozenset[str]  # bound cues that stay close to the number ("just over four hours")
     classifier_counts: dict[str, tuple[str, ...]]
     far_partitive_links: tuple[str, ...]
     partitive_verbs: tuple[str, ...]  # 六项中拿下四项: a verb between a partitive link and the part
@@ -326,6 +327,7 @@ def _units_and_ratios(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         ratio_owner_after=tuple(str(x) for x in ratio.get("owner_after") or ()),
         ratio_cue_window=int(ratio.get("cue_window") or 16),
         bound_gap=_longest_first(bounds.get("gap") or []),
+        near_bounds=frozenset(str(f).lower() for f in bounds.get("near") or []),
         bounds_before=_bound_map(path, bounds.get("before"), "bounds.before"),
         bounds_after=_bound_map(path, bounds.get("after"), "bounds.after"),
         bounds_inner=_bound_map(path, bounds.get("inner"), "bounds.inner"),
@@ -397,6 +399,7 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
         dimensions=own.dimensions + tuple(p for p in other.dimensions if p not in own.dimensions),
         reading_after=_merged_forms(own.reading_after, other.reading_after),
         percent_increase=_longest_first(own.percent_increase + other.percent_increase),
+        near_bounds=own.near_bounds | other.near_bounds,
         decrease=_merged_forms(own.decrease, other.decrease),
         bounds_before=_merged_forms(own.bounds_before, other.bounds_before),
         bounds_after=_merged_forms(own.bounds_after, other.bounds_after),
