@@ -380,3 +380,45 @@ def test_just_over_refutes_a_figure_far_above():
     c = _claim("Its Gaudi2 cluster of 384 accelerators took just over four hours on GPT-3.", "2023-06-28",
                "just over four hours")
     assert c.verdict == "contradicted"  # the official time is 311.9 minutes
+
+
+def _run_file(tmp_path, name: str, text: str):
+    from pipeline.ingest.read import read_article
+    from pipeline.run.process import get_pipeline
+    from pipeline.settings import Settings
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return get_pipeline(Settings()).process(read_article(path, tmp_path))
+
+
+# A file named by its date is dated by it, before any date its first lines give: a forum post's "1. v0.7（2020
+# 年 7 月 29 日发布）" is a round's date, not the post's; a month and day without a year then take its year.
+def test_a_file_named_by_its_date_is_dated_by_it(tmp_path):
+    result = _run_file(tmp_path, "2022-11-12_post.md", "# 从 v0.7 到 v2.1\n\n1. v0.7（2020 年 7 月 29 日发布）\n"
+                       "这一轮有 9 家机构交了成绩。\n")
+    assert (result.dated["date"], result.dated["source"]) == ("2022-11-12", "file name")
+
+
+def test_a_month_and_day_take_the_file_names_year(tmp_path):
+    result = _run_file(tmp_path, "2025-06-05_kejiban.md", "MLCommons 於6月4日公布 MLPerf Training v5.0 成績。\n")
+    date = next(c for c in result.claims if c.kind == "date")
+    assert (date.value, date.verdict) == ("2025-06-04", "supported")
+
+
+# Numbered sections that each open on a round walk through the rounds like paragraphs do (the title naming
+# its span, "从 v0.7 到 v2.1", is no step of the walk).
+WALK = ("# 如何评价 MLPerf Training v2.1？从 v0.7 到 v2.1，快了多少？\n\n"
+        "1. v0.7（2020 年 7 月 29 日发布）\n英伟达这边，256 张 A100 跑 BERT 是 3.36 分钟。\n\n"
+        "2. v1.0（2021 年 6 月）\n谷歌的 TPU v4 用 3,456 颗芯片跑 BERT 只要 17 秒。\n\n"
+        "3. v1.1（2021 年 12 月 1 日）\n英伟达上了 4,320 张 A100，BERT 约 13.6 秒。\n\n"
+        "4. v2.1（2022 年 11 月 9 日）\n英伟达 4,096 张 A100 跑 BERT 12.5 秒。\n")
+
+
+@pytest.mark.parametrize("wording, round_", [
+    ("3.36 分钟", "training-v0.7"), ("17 秒", "training-v1.0"), ("4,320 张 A100", "training-v1.1"),
+    ("12.5 秒", "training-v2.1"),
+])
+def test_numbered_sections_walk_through_the_rounds(tmp_path, wording, round_):
+    c = next(c for c in _run_file(tmp_path, "2022-11-12_walk.md", WALK).claims if c.text == wording)
+    assert (c.entities.round, c.verdict) == (round_, "supported")

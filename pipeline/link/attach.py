@@ -415,15 +415,16 @@ class _Article:
         here = None
         for c in st.cues:
             for k in c.keys:
-                if k in ("relative:round:previous", "relative:round:current") and here is None:
+                if k == "relative:round:previous" and here is None:
                     # in a walk through the rounds, "the previous round" is the one before the section's (the
-                    # words that opened a section, "Last summer ...", are the article's)
+                    # words that opened a section, "Last summer ...", are the article's); "this year" is always
+                    # the article's own
                     section = self._section_round(st)
                     here = section if section and st.s.index not in self._relative_openers else self.round
                 if k == "relative:round:previous":
                     rid = self.kb.previous_round(here)
                 elif k == "relative:round:current":
-                    rid = here
+                    rid = self.round
                 else:
                     continue
                 if rid:
@@ -1079,15 +1080,29 @@ class _Article:
         # one heading naming a round ("## Since the first round") frames no walk through the rounds
         return out if len({r for r in out.values() if r}) >= 2 else {}
 
+    def _title_line(self, sents: list[_Sent]) -> bool:
+        """Whether a block is a title: one line, marked as a heading or ending in no sentence punctuation."""
+        if any(x.s.paragraph != sents[0].s.paragraph for x in sents):
+            return False
+        h = self.rules.headings
+        first, last = sents[0].s.text.strip(), sents[-1].s.text.strip()
+        return bool(h.markers and first.startswith(h.markers)) or not last.rstrip("".join(h.closers)).endswith(
+            h.sentence_ends)
+
     def _paragraph_sections(self) -> dict[int, str | None]:
         """A retrospective without headings walks through the rounds paragraph by paragraph: a paragraph that
         opens by naming one round ("The third round, v0.7, arrived on July 29, 2020, ...") frames itself and
-        the paragraphs after it that name none, when two or more such paragraphs name rounds in the order
+        the paragraphs after it that name none, when such paragraphs name three rounds or more in the order
         they ran."""
         out: dict[int, str | None] = {}
         current: str | None = None
         walk: list[str] = []
+        headline = self.order[0] if self.order else None
         for b in sorted(self._by_block):
+            sents = self._by_block[b]
+            if any(x.s.index == headline for x in sents) and self._title_line(sents):
+                out[b] = None  # the headline names the article's round, or its span ("从 v0.7 到 v2.1")
+                continue
             # the paragraph's first sentence with a claim or a round ("In its first year the benchmark grew
             # quickly. The second round, v0.6, ...": the lead-in names neither)
             first = next((x for x in self._by_block[b] if x.claims or any(m.type == "round" for m in x.mentions)),
@@ -1111,7 +1126,8 @@ class _Article:
             out[b] = current
         entries = [self.kb.get("round", r) for r in walk]
         dates = [str(e.attrs.get("date")) for e in entries if e is not None]
-        if len(set(walk)) < 2 or len(dates) != len(walk) or dates != sorted(dates):
+        # three rounds or more: a news story that looks back at last year's round names two
+        if len(set(walk)) < 3 or len(dates) != len(walk) or dates != sorted(dates):
             return {}
         return out
 

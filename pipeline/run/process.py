@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import traceback
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property, lru_cache
@@ -22,6 +23,9 @@ from pipeline.run.versions import hash_tree, library_versions, pipeline_version
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
 
+# a file name that opens with an ISO date (the shipped corpora's convention, and many archives')
+_FILE_DATE = re.compile(r"(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?!\d)")
+
 
 def dated(meta: dict) -> dict[str, str] | None:
     """The date an article was read as of and its source: the sidecar's, else its page's markup or the date
@@ -31,7 +35,8 @@ def dated(meta: dict) -> dict[str, str] | None:
             return {"date": str(meta[key]), "source": "sidecar", "line": ""}
     if meta.get("date_text"):
         line = str(meta.get("date_line") or "")
-        source = "page markup" if line.startswith("HTML metadata") else "date line"
+        source = ("page markup" if line.startswith("HTML metadata") else "file name" if line == "file name"
+                  else "date line")
         return {"date": str(meta["date_text"]), "source": source, "line": line}
     return None
 
@@ -80,6 +85,12 @@ class Pipeline:
         """Segment, extract and link one article."""
         seg = segment(article, segmenter=self.settings.segmenter,
                       traditional_threshold=self.settings.traditional_threshold, langs=self.langs)
+        named = _FILE_DATE.match(article.doc.rsplit("/", 1)[-1])
+        if named and not any(article.meta.get(k) for k in (*META_DATE_KEYS, "date_text")):
+            # a file named by its date ("2025-06-05_slug.md") is dated by it, before any date its text gives
+            # (a forum post's "1. v0.7（2020 年 7 月 29 日发布）" is a round's date, not the post's)
+            article = replace(article, meta={**article.meta, "date_text": named.group(0), "date_line": "file name"})
+            seg = replace(seg, article=article)
         if not any(article.meta.get(k) for k in (*META_DATE_KEYS, "date_text")):
             # most real pages carry their date in their first lines: it dates "去年12月" and the round
             found = dated_line(seg.sentences, seg.analysis, {lang.code: lang for lang in self.langs})
