@@ -422,3 +422,16 @@ WALK = ("# 如何评价 MLPerf Training v2.1？从 v0.7 到 v2.1，快了多少�
 def test_numbered_sections_walk_through_the_rounds(tmp_path, wording, round_):
     c = next(c for c in _run_file(tmp_path, "2022-11-12_walk.md", WALK).claims if c.text == wording)
     assert (c.entities.round, c.verdict) == (round_, "supported")
+
+
+# Right after a section names its round, "this round" (这一轮) is that round; elsewhere it is the article's.
+def test_this_round_right_after_a_section_names_its_round(tmp_path):
+    text = WALK.replace("英伟达这边，256 张 A100 跑 BERT 是 3.36 分钟。",
+                        "这一轮一共 8 个基准，英伟达 256 张 A100 跑 BERT 是 3.36 分钟。")
+    c = next(c for c in _run_file(tmp_path, "2022-11-12_walk.md", text).claims if c.text == "8 个基准")
+    assert c.entities.round == "training-v0.7"
+
+
+def test_this_round_in_a_news_story_is_the_articles():
+    c = _claim("这一轮一共有 8 个基准测试。", "2022-11-10", "8 个基准测试")
+    assert c.entities.round == "training-v2.1"

@@ -264,6 +264,7 @@ class _Article:
         self.headings = self._headings()
         self._sections: dict[int, str | None] | None = None  # block -> the round its section's heading names
         self._relative_openers: set[int] = set()  # sentences whose relative words opened a section
+        self._named_openers: set[int] = set()  # blocks that open a section by naming its round
         self._topics: dict[str, dict[int, tuple[str | None, int] | None]] = {}
         self._carried: dict[tuple[int, str, bool], tuple[str | None, int] | None] = {}
         self._position = {idx: i for i, idx in enumerate(self.order)}
@@ -424,7 +425,10 @@ class _Article:
                 if k == "relative:round:previous":
                     rid = self.kb.previous_round(here)
                 elif k == "relative:round:current":
-                    rid = self.round
+                    # "1. v0.7（2020 年 7 月 29 日发布）这一轮有 9 家机构……": right after a section names its round,
+                    # "this round" is that one; elsewhere the article's
+                    section = self._section_round(st)
+                    rid = section if section and st.block in self._named_openers else self.round
                 else:
                     continue
                 if rid:
@@ -1116,6 +1120,8 @@ class _Article:
                 self.round if "relative:round:current" in c.keys else None) if r}
             if relative:
                 self._relative_openers.add(first.s.index)  # its own words are relative to the article's round
+            elif len(named) == 1:
+                self._named_openers.add(b)
             named |= relative
             if any(x.s.index in self.headings for x in self._by_block[b]):
                 current = None  # a new section: what the paragraphs before it walked through is done
