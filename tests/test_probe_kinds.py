@@ -435,3 +435,22 @@ def test_this_round_right_after_a_section_names_its_round(tmp_path):
 def test_this_round_in_a_news_story_is_the_articles():
     c = _claim("这一轮一共有 8 个基准测试。", "2022-11-10", "8 个基准测试")
     assert c.entities.round == "training-v2.1"
+
+
+# A correction's withdrawn figure is not the article's claim, and its label's date is a stamp; a version of
+# the suite is a name, no count.
+@pytest.mark.parametrize("text, wording", [
+    ("*Correction, June 29: An earlier version of this story said the 256-chip Gaudi2 configuration needed eight "
+     "hours and 23 minutes for GPT-3.*", "eight hours and 23 minutes"),
+    ("更正：本文此前误写为 Gaudi2 用了八小时二十三分钟。", "八小时二十三分钟"),
+])
+def test_a_corrections_withdrawn_figure_is_not_checked(text, wording):
+    assert _claim(text, "2023-06-28", wording).verdict == "unverifiable"
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("*Correction, June 29: the Gaudi2 time was wrong.*", "June 29"),
+    ("Version 1.0 of the test drew results from 13 organizations.", "1.0"),
+])
+def test_stamps_and_versions_are_no_claims(text, absent):
+    assert absent not in [c.text for c in check_text(text, date="2023-06-28")]

@@ -52,7 +52,7 @@ SCHEMA: dict[str, set[str] | None] = {
     # reconciliation: what puts a number out of scope, and cue words resolvers read
     "scope": {"ad_markers", "section_end", "history", "in_scope_subjects", "hypothetical", "opinion", "plan",
               "difference_before", "difference_after", "difference_inside", "count_difference_before", "pod", "past",
-              "definition", "likeness", "per_unit", "per_unit_before", "one_unit"},
+              "definition", "likeness", "per_unit", "per_unit_before", "one_unit", "retracted"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "some_workloads", "fastest", "single", "emphatic", "wins",
              "at_scale", "narrow_group",

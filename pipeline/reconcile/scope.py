@@ -58,12 +58,16 @@ def out_of_scope(seg: Segmented, claims: list[Claim], settings: Settings) -> dic
 
 
 def not_a_result(claim: Claim, ctx: Lookups) -> str | None:
-    """Why a figure is no MLPerf result, when its words say so: a hypothetical in its clause ("a farm
+    """Why a figure is no MLPerf result, when its words say so: a correction's withdrawn figure, a hypothetical
+    in its clause ("a farm
     of a thousand chips would take another year", 如果要……), or an opinion or estimate that its sentence
     reports before it ("analysts estimated ...", 业内人士认为……).  Dates are when something happened,
     never hypothetical."""
     if claim.kind == "date":
         return None
+    if has_cue(ctx, claim, "retracted", section="scope"):
+        return ("It is a figure the article itself withdraws (a correction says an earlier version stated it), not "
+                "one it claims: no official figure is checked against it.")
     if has_cue(ctx, claim, "hypothetical", section="scope", clause=True):
         return ("It is a hypothetical figure (its clause says what would or could be), not a result: no "
                 "official figure can confirm or contradict it.")
