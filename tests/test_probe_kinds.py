@@ -454,3 +454,20 @@ def test_a_corrections_withdrawn_figure_is_not_checked(text, wording):
 ])
 def test_stamps_and_versions_are_no_claims(text, absent):
     assert absent not in [c.text for c in check_text(text, date="2023-06-28")]
+
+
+# A count or a time written bare after its unit was given once ("on 4,096 A100s and ResNet-50 ... on 4,216",
+# "Lenovo's at 5.08 minutes and Dell's at 5.22") takes that unit, and pairs each benchmark with its own figure.
+@pytest.mark.parametrize("text, date, wording, kind, benchmark", [
+    ("Nvidia trained BERT in 12.5 seconds on 4,096 A100s and ResNet-50 in just over 19 seconds on 4,216.",
+     "2022-11-10", "4,216", "count", "resnet"),
+    ("Nvidia trained BERT in 12.5 seconds on 4,096 A100s and ResNet-50 in just over 19 seconds on 4,216.",
+     "2022-11-10", "4,096 A100s", "count", "bert"),
+    ("Its RNN-T run took 2.15 minutes on 2,048 GPUs, 3D U-Net 1.22 minutes on 768 and MiniGo 12.2 minutes on 1,792.",
+     "2022-11-10", "768", "count", "unet3d"),
+    ("Supermicro posted the quickest BERT at 4.97 minutes, ahead of Lenovo's ThinkSystem SR680a V3 at 5.08 minutes "
+     "and Dell's PowerEdge XE9680 at 5.22.", "2024-11-14", "5.22", "duration", "bert"),
+])
+def test_a_bare_figure_takes_the_unit_written_once(text, date, wording, kind, benchmark):
+    c = _claim(text, date, wording)
+    assert (c.kind, c.entities.benchmark, c.verdict) == (kind, benchmark, "supported")

@@ -484,7 +484,7 @@ class SentenceExtractor:
             back -= 1
         head = text[max(self.sent.start, back - 20):back].lower()
         if not any(head.endswith(f.lower()) and (len(head) == len(f) or not head[-len(f) - 1].isalnum())
-                   for f in lang.elided_from):
+                   for f in (*lang.elided_from, *lang.elided_time_before)):
             return None
         if any(c in "。；;!?！？\n" for c in text[prior.end:back]):
             return None  # another part's number: "took 3 minutes; from 2019 on, ..."

@@ -43,7 +43,7 @@ SCHEMA: dict[str, set[str] | None] = {
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
-               "anaphora_numbers", "list_separators", "plural_suffix", "weak_classifiers"},
+               "anaphora_numbers", "list_separators", "plural_suffix", "weak_classifiers", "elided_time_before"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "month_round",
               "relative_years", "following_year", "publication_cues", "event_nouns",
@@ -143,6 +143,7 @@ class Language:
     elided_after: tuple[str, ...]
     elided_before: tuple[str, ...]
     elided_from: tuple[str, ...]
+    elided_time_before: tuple[str, ...]  # before a bare number that takes the unit of the time before it
     counted_by_modifier: dict[str, str]  # "three top results": a top result is a record
     range_links: tuple[str, ...]  # "from 4 GPUs all the way up to 4096": the end of a range, not a bound
     list_separators: tuple[str, ...]  # "8.68, 1.43 and 1.06 minutes", "0.39 / 0.28", 8.68、1.43: one unit for all
@@ -361,6 +362,7 @@ def _counts(path: Path, cnt: dict[str, Any]) -> dict[str, Any]:
         elided_after=_longest_first(cnt.get("elided_after") or []),
         elided_before=_longest_first(cnt.get("elided_before") or []),
         elided_from=_longest_first(cnt.get("elided_from") or []),
+        elided_time_before=_longest_first(cnt.get("elided_time_before") or []),
         counted_by_modifier={str(k).lower(): str(v) for k, v in (cnt.get("counted_by_modifier") or {}).items()},
         range_links=_longest_first(cnt.get("range_links") or []),
         list_separators=tuple(str(x) for x in cnt.get("list_separators") or ()),
