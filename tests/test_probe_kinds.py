@@ -471,3 +471,13 @@ def test_stamps_and_versions_are_no_claims(text, absent):
 def test_a_bare_figure_takes_the_unit_written_once(text, date, wording, kind, benchmark):
     c = _claim(text, date, wording)
     assert (c.kind, c.entities.benchmark, c.verdict) == (kind, benchmark, "supported")
+
+
+# A family word beside a named chip ("eight-GPU H200 servers") is that chip, not one named paragraphs before;
+# a subject carried into the next sentence carries that chip.
+def test_a_family_word_beside_a_named_chip_is_that_chip():
+    text = ("Oracle also ran GPT-3 on 3,072 H100s in 10.1 minutes.\n\nAmong eight-GPU H200 servers, Supermicro posted "
+            "the quickest BERT at 4.97 minutes, ahead of Lenovo's ThinkSystem SR680a V3 at 5.08 minutes. Lenovo's "
+            "box also fine-tuned Llama 2 70B in 23.1 minutes.")
+    c = _claim(text, "2024-11-14", "23.1 minutes")
+    assert (c.entities.accelerator, c.verdict) == ("h200", "supported")

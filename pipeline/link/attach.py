@@ -484,6 +484,11 @@ class _Article:
                  and s.attr("accelerator") in ids}
         if len(built) == 1:
             return built.pop()
+        # "eight-GPU H200 servers": one chip of the family named in the clause is the one it means, before
+        # any named earlier in the article
+        named = {x.id for x in near if x.type == m.type and x.id in ids}
+        if len(named) == 1:
+            return named.pop()
         for earlier in reversed(self._mentions_before(m.start)):
             if earlier.type == m.type and earlier.id in ids:
                 said = {o for o in orgs if o} or {x.id for x in st.mentions
