@@ -481,3 +481,18 @@ def test_a_family_word_beside_a_named_chip_is_that_chip():
             "box also fine-tuned Llama 2 70B in 23.1 minutes.")
     c = _claim(text, "2024-11-14", "23.1 minutes")
     assert (c.entities.accelerator, c.verdict) == ("h200", "supported")
+
+
+# A table whose row-label header names the unit ("| Benchmark (minutes, 8 accelerators) | DGX A100 | ...") gives
+# it to every figure; each column's system is the figure's.
+TABLE = ("# H100 debut\n\n| Benchmark (minutes, 8 accelerators) | DGX A100 | DGX H100 (preview) | Gaudi2 (HLS) |\n"
+         "|---|---|---|---|\n| BERT | 16.88 | 6.38 | 15.56 |\n| Mask R-CNN | 40.13 | 24.35 | n/a |\n")
+
+
+@pytest.mark.parametrize("wording, seconds, verdict", [
+    ("16.88", 1012.8, "supported"), ("6.38", 382.8, "supported"), ("15.56", 933.6, "supported"),
+    ("24.35", 1461, "contradicted"),  # the DGX H100's Mask R-CNN took 20.35 minutes
+])
+def test_a_unit_in_the_row_label_header_is_every_figures(wording, seconds, verdict):
+    c = _claim(TABLE, "2022-11-10", wording)
+    assert (c.kind, c.value, c.verdict) == ("duration", seconds, verdict)

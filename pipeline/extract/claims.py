@@ -553,15 +553,26 @@ class SentenceExtractor:
         if top == ls or col >= len(cells):
             return None
         cell_start = top + sum(len(c) + 1 for c in cells[:col])
-        cell_end = cell_start + len(cells[col])
+        own = self._unit_in(cell_start, cell_start + len(cells[col]), num.end)
+        if own is not None:
+            return own
+        # "| Benchmark (minutes, 8 accelerators) | DGX A100 | DGX H100 |": the one unit the header row names,
+        # in the row labels' column, is every figure's
+        found = [u for u in (self._unit_in(top + sum(len(c) + 1 for c in cells[:i]), top + sum(
+            len(c) + 1 for c in cells[:i]) + len(cells[i]), num.end) for i in range(len(cells))) if u is not None]
+        return found[0] if len(found) == 1 else None
+
+    def _unit_in(self, start: int, end: int, num_end: int) -> Quantity | None:
+        """The unit a table header cell names ("(minutes)", "Minutes", "秒"), as the quantity of a figure."""
+        text = self.text
         unit_forms = cached(self.lang, "unit_forms", lambda: tuple(sorted(self.lang.units, key=len, reverse=True)))
-        for pos in range(cell_start, cell_end):
-            if pos > cell_start and text[pos - 1].isalnum():
+        for pos in range(start, end):
+            if pos > start and text[pos - 1].isalnum():
                 continue
-            m = _match_form(text, pos, unit_forms, latin=self.latin, end=cell_end)
+            m = _match_form(text, pos, unit_forms, latin=self.latin, end=end)
             if m:
                 unit = self.lang.units.get(m) or next(u for f, u in self.lang.units.items() if f.lower() == m.lower())
-                return Quantity(unit.kind, unit.unit, unit.factor, num.end, marker=m, unit_key=unit.key)
+                return Quantity(unit.kind, unit.unit, unit.factor, num_end, marker=m, unit_key=unit.key)
         return None
 
     def _head_noun(self, pos: int, anywhere: bool = False) -> str | None:
