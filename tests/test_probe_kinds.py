@@ -496,3 +496,10 @@ TABLE = ("# H100 debut\n\n| Benchmark (minutes, 8 accelerators) | DGX A100 | DGX
 def test_a_unit_in_the_row_label_header_is_every_figures(wording, seconds, verdict):
     c = _claim(TABLE, "2022-11-10", wording)
     assert (c.kind, c.value, c.verdict) == ("duration", seconds, verdict)
+
+
+# A server model written with a space before its number ("PowerEdge DSS 8440 cluster") is a name, no count.
+def test_a_spaced_model_number_is_no_count():
+    claims = check_text("Dell's three-node PowerEdge DSS 8440 cluster with 24 GPUs trained ResNet-50 in 15.5 minutes.",
+                        date="2021-07-01")
+    assert [c.text for c in claims] == ["three-node", "24 GPUs", "15.5 minutes"]
