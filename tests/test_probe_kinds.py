@@ -503,3 +503,11 @@ def test_a_spaced_model_number_is_no_count():
     claims = check_text("Dell's three-node PowerEdge DSS 8440 cluster with 24 GPUs trained ResNet-50 in 15.5 minutes.",
                         date="2021-07-01")
     assert [c.text for c in claims] == ["three-node", "24 GPUs", "15.5 minutes"]
+
+
+def test_a_unit_over_one_column_is_that_columns_only():
+    table = ("| Benchmark | Submitter | Chips | Minutes |\n|---|---|---|---|\n| GPT-3 175B | NVIDIA | 10,752 | 3.92 |\n"
+             "| 3D U-Net | NVIDIA | 768 | 0.77 |\n")
+    claims = {c.text: c for c in check_text(table, date="2023-11-10")}
+    assert claims["3.92"].kind == "duration" and claims["0.77"].kind == "duration"
+    assert all(c.kind != "duration" for t, c in claims.items() if t in ("10,752", "768", "3"))

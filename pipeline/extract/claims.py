@@ -556,11 +556,14 @@ class SentenceExtractor:
         own = self._unit_in(cell_start, cell_start + len(cells[col]), num.end)
         if own is not None:
             return own
-        # "| Benchmark (minutes, 8 accelerators) | DGX A100 | DGX H100 |": the one unit the header row names,
-        # in the row labels' column, is every figure's
-        found = [u for u in (self._unit_in(top + sum(len(c) + 1 for c in cells[:i]), top + sum(
-            len(c) + 1 for c in cells[:i]) + len(cells[i]), num.end) for i in range(len(cells))) if u is not None]
-        return found[0] if len(found) == 1 else None
+        # "| Benchmark (minutes, 8 accelerators) | DGX A100 | DGX H100 |": a unit the row labels' header names is
+        # every other column's figures' (not the labels' own: "3D U-Net"); a unit named over one column is that
+        # column's only
+        label = next((i for i, c in enumerate(cells) if c.strip()), None)
+        if label is None or col == label:
+            return None
+        start = top + sum(len(c) + 1 for c in cells[:label])
+        return self._unit_in(start, start + len(cells[label]), num.end)
 
     def _unit_in(self, start: int, end: int, num_end: int) -> Quantity | None:
         """The unit a table header cell names ("(minutes)", "Minutes", "秒"), as the quantity of a figure."""
