@@ -511,3 +511,16 @@ def test_a_unit_over_one_column_is_that_columns_only():
     claims = {c.text: c for c in check_text(table, date="2023-11-10")}
     assert claims["3.92"].kind == "duration" and claims["0.77"].kind == "duration"
     assert all(c.kind != "duration" for t, c in claims.items() if t in ("10,752", "768", "3"))
+
+
+# An anaphor after a name of its type in the same sentence ("MosaicML ... its own baseline") points back to
+# that name, not to a company of an earlier paragraph.
+@pytest.mark.parametrize("text, wording", [
+    ("Intel's CPU-only entry trained BERT in 47.3 minutes.\n\nIn the open division, MosaicML trained BERT on eight "
+     "A100s in 7.9 minutes, 2.7 times as fast as its own baseline at 21.4 minutes.", "21.4 minutes"),
+    ("英特尔的 CPU 系统训练 BERT 用了47.3分钟。\n\n开放组里，MosaicML 用 8 块 A100 训练 BERT 只要7.9分钟，"
+     "是该公司自己基线21.4分钟的2.7倍速度。", "21.4分钟"),
+])
+def test_an_anaphor_points_back_to_the_name_before_it(text, wording):
+    c = _claim(text, "2022-11-10", wording)
+    assert (c.entities.org, c.verdict) == ("mosaicml", "supported")
