@@ -524,3 +524,12 @@ def test_a_unit_over_one_column_is_that_columns_only():
 def test_an_anaphor_points_back_to_the_name_before_it(text, wording):
     c = _claim(text, "2022-11-10", wording)
     assert (c.entities.org, c.verdict) == ("mosaicml", "supported")
+
+
+# An org named in the claim's clause stays its subject when the chip is only carried from an earlier sentence:
+# "英伟达表示自己包揽了全部7项" after a sentence on Cisco's H100s is NVIDIA's claim (it was given to the H100's
+# one submitter of the round).
+def test_a_named_org_is_not_replaced_by_a_carried_chips_submitter():
+    text = "思科64块H100完成DLRM-DCNv2用时1.56分钟，联想8卡B200为2.32分钟。英伟达表示自己包揽了全部7项测试的最快成绩。"
+    c = _claim(text, "2025-11-13", "7项测试")
+    assert (c.entities.org, c.verdict) == ("nvidia", "supported")

@@ -25,6 +25,7 @@ from pipeline.link.recognize import Cue, Mention
 from pipeline.records import Claim
 
 AMBIGUOUS = "\x00list"  # a list of several: no single id
+CARRIED = 2  # the level of a value carried from an earlier sentence (attach: 0 clause, 1 sentence)
 Picks = dict[str, tuple[str | None, int]]
 
 
@@ -67,7 +68,11 @@ def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = No
         if org and got.get("org", (None, 9))[1] > lvl:
             got["org"] = (org, lvl)
     values = {t: (v if v != AMBIGUOUS else None) for t, (v, _) in got.items()}
-    values["org"] = submitter(kb, values.get("org"), values.get("accelerator"), rnd)
+    org_lvl, acc_lvl = got.get("org", (None, 9))[1], got.get("accelerator", (None, 9))[1]
+    if not (values.get("org") and org_lvl < acc_lvl and acc_lvl >= CARRIED):
+        # (an org named nearer than a chip carried from before stays: "英伟达表示自己包揽了全部7项" after a
+        # sentence on Cisco's H100s is NVIDIA's claim, not the H100's one submitter's)
+        values["org"] = submitter(kb, values.get("org"), values.get("accelerator"), rnd)
     if levels is not None:
         levels.update({t: lvl for t, (v, lvl) in got.items() if v is not None})
     return values
