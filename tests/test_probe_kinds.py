@@ -533,3 +533,8 @@ def test_a_named_org_is_not_replaced_by_a_carried_chips_submitter():
     text = "思科64块H100完成DLRM-DCNv2用时1.56分钟，联想8卡B200为2.32分钟。英伟达表示自己包揽了全部7项测试的最快成绩。"
     c = _claim(text, "2025-11-13", "7项测试")
     assert (c.entities.org, c.verdict) == ("nvidia", "supported")
+
+
+def test_a_reflexive_right_after_a_name_only_stresses_it():
+    c = _claim("NF5688M6 跑 BERT 用了19.39分钟，比英伟达自己的 DGX A100 的20.0分钟还快。", "2021-12-03", "19.39分钟")
+    assert c.entities.org != "nvidia" and c.verdict != "contradicted"

@@ -989,8 +989,11 @@ class _Article:
         if t in st.cue_types("anaphor:"):
             # "MosaicML trained BERT in 7.9 minutes, 2.7 times as fast as its own baseline at 21.4 minutes": an
             # anaphor after a name of its type in the same sentence points back to that name
-            first = min(c.start for c in st.cues if f"anaphor:{t}" in c.keys)
-            named = [m for m in st.mentions if m.type == t and m.id and m.end <= first
+            # (not one written right after a name, which it only stresses: "比英伟达自己的 DGX A100 还快")
+            subject = [c.start for c in st.cues if f"anaphor:{t}" in c.keys
+                       and not any(m.type == t and not st.s.text[m.end - st.s.start:c.start - st.s.start].strip()
+                                   for m in st.mentions)]
+            named = [m for m in st.mentions if m.type == t and m.id and subject and m.end <= min(subject)
                      and m.confidence >= self.rules.min_confidence]
             if named:
                 return named[-1].id, 1
