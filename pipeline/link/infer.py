@@ -68,10 +68,13 @@ def implied(kb: KnowledgeBase, chosen: Picks, levels: dict[str, int] | None = No
         if org and got.get("org", (None, 9))[1] > lvl:
             got["org"] = (org, lvl)
     values = {t: (v if v != AMBIGUOUS else None) for t, (v, _) in got.items()}
+    # An org named nearer than a chip carried from before stays ("英伟达表示自己包揽了全部7项" after a sentence on
+    # Cisco's H100s is NVIDIA's claim, not the H100's one submitter's), unless it is named as the maker of the
+    # framework beside it ("512 chips running Huawei's MindSpore": the Ascend 910s' v0.7 submitter was SIAT)
     org_lvl, acc_lvl = got.get("org", (None, 9))[1], got.get("accelerator", (None, 9))[1]
-    if not (values.get("org") and org_lvl < acc_lvl and acc_lvl >= CARRIED):
-        # (an org named nearer than a chip carried from before stays: "英伟达表示自己包揽了全部7项" after a
-        # sentence on Cisco's H100s is NVIDIA's claim, not the H100's one submitter's)
+    framework = kb.get("framework", values.get("framework"))
+    maker_of_framework = framework is not None and framework.attr("org") == values.get("org")
+    if not (values.get("org") and org_lvl < acc_lvl and acc_lvl >= CARRIED and not maker_of_framework):
         values["org"] = submitter(kb, values.get("org"), values.get("accelerator"), rnd)
     if levels is not None:
         levels.update({t: lvl for t, (v, lvl) in got.items() if v is not None})
