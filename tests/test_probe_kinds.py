@@ -538,3 +538,14 @@ def test_a_named_org_is_not_replaced_by_a_carried_chips_submitter():
 def test_a_reflexive_right_after_a_name_only_stresses_it():
     c = _claim("NF5688M6 跑 BERT 用了19.39分钟，比英伟达自己的 DGX A100 的20.0分钟还快。", "2021-12-03", "19.39分钟")
     assert c.entities.org != "nvidia" and c.verdict != "contradicted"
+
+
+# 卡 sizes the noun after it: "8卡成绩" are results of eight-card systems, a count of cards, not eight results.
+@pytest.mark.parametrize("text, wording", [
+    ("**Blackwell：8卡成绩全面领先**", "8卡"),
+    ("单机8卡成绩中，英伟达领先。", "8卡"),
+    ("8卡系统的成绩", "8卡"),
+])
+def test_ka_sizes_the_noun_after_it(text, wording):
+    c = _claim(text, "2024-11-14", wording)
+    assert (c.counted, c.verdict) == ("gpu", "supported")

@@ -337,7 +337,8 @@ class Reader:
             # "9家提交机构": a noun the classifier counts right after another is the compound's head
             noun, nend = self._counted(head), nend + len(head)
         joined = noun and any(j in self.text[q:nstart] for j in lang.noun_joiners)
-        if noun and allowed and noun not in allowed and (noun in MACHINES or joined):
+        sizes = cls in lang.modifier_classifiers  # "8卡成绩": the cards are counted, what they ran is not
+        if noun and allowed and noun not in allowed and (noun in MACHINES or joined or sizes):
             # "8卡的DGX-1", "8卡服务器": the cards are counted, the machine named after them is not
             return Quantity("count", "count", 1.0, q, counted=allowed[0],
                             inner_bound=inner[0] if inner else None, classifier=cls)

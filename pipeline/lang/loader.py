@@ -43,7 +43,8 @@ SCHEMA: dict[str, set[str] | None] = {
     "counts": {"classifiers", "nouns", "partitive_links", "noun_window", "coordinators", "modifiers",
                "classifier_counts", "far_partitive_links", "noun_joiners", "partitive_verbs", "verb_markers",
                "anaphora", "elided_after", "elided_before", "elided_from", "counted_by_modifier", "range_links",
-               "anaphora_numbers", "list_separators", "plural_suffix", "weak_classifiers", "elided_time_before"},
+               "anaphora_numbers", "list_separators", "plural_suffix", "weak_classifiers", "elided_time_before",
+               "modifier_classifiers"},
     "dates": {"year_suffix", "month_suffix", "day_suffix", "months", "year_cues", "min_year", "max_year",
               "month_round",
               "relative_years", "following_year", "publication_cues", "event_nouns",
@@ -158,6 +159,7 @@ class Language:
     summary: dict[str, Any] = field(default_factory=dict)  # verdict summaries: templates and their words
     # classifiers with no usual sense of their own: what they count must be said after them (三张图片)
     weak_classifiers: tuple[str, ...] = ()
+    modifier_classifiers: tuple[str, ...] = ()  # 8卡成绩: a size that qualifies the noun after it
     # endings of a name right after a ratio marker that make it the owner of what is multiplied ("NVIDIA's")
     ratio_owner_after: tuple[str, ...] = ()
     segmenter: str = ""  # "jieba", or "" for spaCy's rule tokenizer
@@ -347,6 +349,7 @@ def _counts(path: Path, cnt: dict[str, Any]) -> dict[str, Any]:
     return dict(
         classifier_counts={str(k): tuple(v) for k, v in (cnt.get("classifier_counts") or {}).items()},
         weak_classifiers=tuple(str(c) for c in cnt.get("weak_classifiers") or ()),
+        modifier_classifiers=tuple(str(c) for c in cnt.get("modifier_classifiers") or ()),
         far_partitive_links=_longest_first(cnt.get("far_partitive_links") or []),
         partitive_verbs=_longest_first(cnt.get("partitive_verbs") or []),
         classifiers=_longest_first(cnt.get("classifiers") or []),
