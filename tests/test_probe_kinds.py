@@ -549,3 +549,17 @@ def test_a_reflexive_right_after_a_name_only_stresses_it():
 def test_ka_sizes_the_noun_after_it(text, wording):
     c = _claim(text, "2024-11-14", wording)
     assert (c.counted, c.verdict) == ("gpu", "supported")
+
+
+# A result count whose clause makes the submitters as a group its subject is the round's, never refuted as the
+# company named in the next clause's.
+@pytest.mark.parametrize("text, wording", [
+    ("本轮参赛厂商共提交了154项成绩，英伟达Blackwell B200以预览类别首次亮相。", "154项成绩"),
+    ("The submitters turned in 154 results, and NVIDIA's B200 made its debut in the preview category.", "154 results"),
+])
+def test_results_of_the_submitters_as_a_group_are_not_a_companys(text, wording):
+    assert _claim(text, "2024-11-14", wording).verdict != "contradicted"
+
+
+def test_a_companys_own_result_count_is_still_checked():
+    assert _claim("英伟达本轮共提交了35项成绩。", "2024-11-14", "35项成绩").verdict == "supported"

@@ -56,7 +56,7 @@ SCHEMA: dict[str, set[str] | None] = {
               "definition", "likeness", "per_unit", "per_unit_before", "one_unit", "retracted"},
     "cues": {"size", "maximum", "founding", "launch", "results", "mlperf", "submit", "average", "from", "to",
              "unchanged", "other", "range", "each", "some_workloads", "fastest", "single", "emphatic", "wins",
-             "at_scale", "narrow_group",
+             "at_scale", "narrow_group", "all_submitters",
              "per_chip", "single_node", "new", "systems_of", "area_vision", "area_detection", "area_language",
              "area_nlp", "area_translation", "area_speech", "area_medical", "area_recommendation",
              "area_reinforcement", "partners", "absent", "shrink", "last_year", "same_size", "largest", "not_won",

@@ -322,6 +322,10 @@ def submissions_of(claim: Claim, ctx: ArticleContext) -> Fact | None:
         return None
     if level(claim, "org") > SENTENCE and any(c.metric == "companies_count" for c in ctx.siblings(claim)):
         return None
+    if level(claim, "org") >= SENTENCE and has_cue(ctx, claim, "all_submitters", clause=True):
+        # "本轮参赛厂商共提交了154项成绩，英伟达……": the submitters as a group are its subject, not the company
+        # named in the next clause
+        return None
     bench = claim.entities.benchmark if level(claim, "benchmark") <= SENTENCE else None
     rows = ctx.official.select(who=org, round=rnd, benchmark=bench)
     if not rows:
