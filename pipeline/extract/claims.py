@@ -166,7 +166,8 @@ MAX_VALUE = 1e30
 
 class SentenceExtractor:
     def __init__(self, seg: Segmented, sent: Sentence, lang: Language, settings: Settings,
-                 article_year: int | None, scan: ArticleScan | None = None, article_month: int | None = None):
+                 article_year: int | None, scan: ArticleScan | None = None, article_month: int | None = None,
+                 article_iso: str | None = None):
         self.scan = scan or ArticleScan(seg.analysis)
         self.seg = seg
         self.text = seg.analysis
@@ -175,7 +176,7 @@ class SentenceExtractor:
         self.settings = settings
         self.article_year = article_year
         self.article_month = article_month
-        self.article_iso = _article_iso(seg.article.meta)
+        self.article_iso = article_iso  # the article's own date to the day (a masthead's stamp)
         self.latin = not lang.cjk
         self.stamps: list = []  # dates that are when a source was published (see _timestamp)
         self.before: list[Claim] = []  # the claims of the sentence before (a count it may continue)
@@ -833,11 +834,12 @@ def extract_claims(seg: Segmented, settings: Settings | None = None, problems: l
     settings = settings or Settings()
     langs = {code: seg.langs[code] for code in {s.lang for s in seg.sentences}}
     year, month = _article_date(seg.article.meta)
+    iso = _article_iso(seg.article.meta)
     out: list[Claim] = []
     scan = ArticleScan(seg.analysis)
     before: list[Claim] = []
     for sent in seg.sentences:
-        extractor = SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan, month)
+        extractor = SentenceExtractor(seg, sent, langs[sent.lang], settings, year, scan, month, iso)
         extractor.before = before
         before = extractor.run()
         out.extend(before)

@@ -418,8 +418,7 @@ class _Article:
             for k in c.keys:
                 if k == "relative:round:previous" and here is None:
                     # in a walk through the rounds, "the previous round" is the one before the section's (the
-                    # words that opened a section, "Last summer ...", are the article's); "this year" is always
-                    # the article's own
+                    # words that opened a section, "Last summer ...", are the article's)
                     section = self._section_round(st)
                     here = section if section and st.s.index not in self._relative_openers else self.round
                 if k == "relative:round:previous":
@@ -986,6 +985,15 @@ class _Article:
         """The type from the nearest earlier sentence of the paragraph's block (or of the article, when
         the sentence points back with an anaphor): that sentence's first mention, the topic that a
         following sentence continues."""
+        far = far or t in st.cue_types("anaphor:")
+        if t != "round" and any("round_level" in c.keys for c in st.cues) and t not in st.cue_types("anaphor:"):
+            return None  # the organiser speaking of the round as a whole: no company's topic goes on
+        key = (st.s.index, t, far)
+        if key not in self._carried:  # the same for every claim of the sentence
+            self._carried[key] = self._find_carry(st, t, far)
+        return self._carried[key]
+
+    def _find_carry(self, st: _Sent, t: str, far: bool) -> tuple[str | None, int] | None:
         if t in st.cue_types("anaphor:"):
             # "MosaicML trained BERT in 7.9 minutes, 2.7 times as fast as its own baseline at 21.4 minutes": an
             # anaphor after a name of its type in the same sentence points back to that name
@@ -997,15 +1005,6 @@ class _Article:
                      and m.confidence >= self.rules.min_confidence]
             if named:
                 return named[-1].id, 1
-        far = far or t in st.cue_types("anaphor:")
-        if t != "round" and any("round_level" in c.keys for c in st.cues) and t not in st.cue_types("anaphor:"):
-            return None  # the organiser speaking of the round as a whole: no company's topic goes on
-        key = (st.s.index, t, far)
-        if key not in self._carried:  # the same for every claim of the sentence
-            self._carried[key] = self._find_carry(st, t, far)
-        return self._carried[key]
-
-    def _find_carry(self, st: _Sent, t: str, far: bool) -> tuple[str | None, int] | None:
         pos = self._position[st.s.index]
         for back, idx in enumerate(reversed(self.order[:pos])):
             prev = self.sents[idx]
