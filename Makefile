@@ -15,10 +15,15 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,dask]'
 	touch $@
 
-.PHONY: install run test test-quick setup-test lint
+.PHONY: install native run test test-quick setup-test lint
 install: $(BIN)/.installed
 
-run: $(BIN)/.installed
+# The compiled stages (pipeline/native.py): built once for the sources in place (minutes), a no-op while
+# they are current; without a C compiler or mypyc the run goes on in pure Python.
+native: $(BIN)/.installed
+	$(BIN)/python -m pipeline.nativebuild build --optional
+
+run: native
 	$(BIN)/newsclaims run corpora/articles --out $(OUT)
 
 setup-test: $(BIN)/.installed

@@ -10,8 +10,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from pipeline import native
 from pipeline.records import Article, ArticleError, ArticleResult, Claim, Entities, Sentence
 from pipeline.settings import Settings
+
+native.install()  # the compiled stages, when built for these sources (before any stage is imported)
 
 if TYPE_CHECKING:
     from pipeline.run.batch import run_batch

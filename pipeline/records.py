@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeVar
@@ -64,6 +64,8 @@ def evolve(record: R, **changes: Any) -> R:
     cached properties (the records here): a copy of the instance's fields with `changes` applied.
     replace() calls __init__, which sets each of a Claim's 30 fields through object.__setattr__; the
     stages make three versions of every claim."""
+    if not hasattr(record, "__dict__"):
+        return replace(record, **changes)  # type: ignore[type-var]  # a compiled class (pipeline.native)
     cls = type(record)
     names = _FIELD_NAMES.get(cls)
     if names is None:

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 # Each stage may import its own and earlier ones.  The run orchestrates the stages (and hands the report the
 # index it built); review works on a run's outputs; the CLI and the package's API sit on top.
 STAGES = [
-    {"errors", "settings", "fileio", "records", "procs", "spacy_import"},
+    {"errors", "settings", "fileio", "records", "procs", "spacy_import", "native"},
     {"lang"},
     {"ingest"},
     {"segment"},
@@ -25,7 +25,7 @@ STAGES = [
     {"report"},
     {"run"},
     {"review"},
-    {"cli", "__init__"},
+    {"cli", "__init__", "nativebuild"},
 ]
 LEVEL = {name: n for n, names in enumerate(STAGES) for name in names}
 

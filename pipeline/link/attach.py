@@ -1128,7 +1128,7 @@ class _Article:
                          self._by_block[b][0])
             opens = first.claims[0][0] if first.claims else first.s.end
             named = {m.id for m in first.mentions if m.type == "round" and m.id and m.id != AMBIGUOUS
-                     and m.how in (*SPECIFIC, "date") and m.start < opens}
+                     and (m.how in SPECIFIC or m.how == "date") and m.start < opens}
             # "Last summer the field widened ...": a round named relative to the article's own
             relative = {r for c in first.cues if c.start < opens for r in (
                 self.kb.previous_round(self.round) if "relative:round:previous" in c.keys else None,

@@ -22,9 +22,10 @@ from pipeline.lang.loader import LANGUAGES
 from pipeline.lang.yamlio import read_yaml
 from pipeline.link.rules import Linking, _strs, parse_linking
 from pipeline.link.rules import by_lang as _by_lang
+from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
 from pipeline.records import ENTITY_TYPES
 
-KB_DIR = Path(__file__).resolve().parents[1] / "lang" / "kb"
+KB_DIR = PACKAGE / "lang" / "kb"
 # file name -> the one entity type it holds
 ENTITY_FILES: dict[str, str] = {
     "orgs.yaml": "org",

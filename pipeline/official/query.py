@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import OfficialTableError
+from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
 from pipeline.official.answers import CountUnder, Leads, OfficialResult, Speedup, SystemSize
 from pipeline.official.statements import Statement, load_statements
 from pipeline.official.validate import REQUIRED, read_rows
 
 # Shipped with the repository, next to the package (corpora/official).
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "corpora" / "official"
+DEFAULT_DIR = PACKAGE.parent / "corpora" / "official"
 TABLE_GLOB = "training-v*.csv"
 # Sourced statements, in the order they are consulted: companies' and MLCommons' announcements, the facts
 # of each round (result and submitter counts, quality targets), hardware specs.

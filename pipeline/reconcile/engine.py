@@ -10,10 +10,9 @@ from itertools import pairwise
 from pipeline.extract.numbers import find_numbers
 from pipeline.extract.quantities import skip_spaces
 from pipeline.lang.loader import Language, Languages
-from pipeline.link import recognize
 from pipeline.link.attach import SPECIFIC, article_round, inferred
 from pipeline.link.kb import KnowledgeBase
-from pipeline.link.recognize import Mention, analyze
+from pipeline.link.recognize import Mention, analyze, recognize
 from pipeline.official.query import OfficialResults
 from pipeline.reconcile.context import Lookups, Resources, baseline_span, cue_words, folded, has_cue, language_of
 from pipeline.reconcile.counts import counted_metric

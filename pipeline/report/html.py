@@ -13,7 +13,6 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -21,11 +20,12 @@ import orjson
 from markupsafe import Markup, escape
 
 from pipeline.link.kb import KnowledgeBase, load_kb
+from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
 from pipeline.report.chart import claims_chart
 from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
 
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = PACKAGE / "report" / "templates"
 # The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a
 # reader who wants every field has them (at 10,000 articles the unread ones were a third of the report)
 ON_PAGE = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "unit", "metric", "entities", "verdict",
