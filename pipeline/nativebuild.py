@@ -47,6 +47,8 @@ def build(force: bool = False, keep: int = 3, log: Any = None) -> Path:
         if not complete(out):
             raise RuntimeError(f"the mypyc build in {work} is missing modules")
         if target.exists():
+            if not _ours(target):
+                raise RuntimeError(f"{target} exists and is not a build of newsclaims: not replaced")
             shutil.rmtree(target)
         os.replace(out, target)
     _prune(root, keep, target)
@@ -82,9 +84,19 @@ def _compile(work: Path) -> None:
         os.chdir(cwd)
 
 
+def _ours(folder: Path) -> bool:
+    """Whether `folder` is a build this module wrote: its manifest names the folder's own key."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("key") == folder.name and "modules" in manifest
+
+
 def _prune(root: Path, keep: int, current: Path) -> None:
-    """Remove older builds (folders of this cache with a manifest), keeping the newest `keep`."""
-    builds = sorted((p for p in root.iterdir() if p.is_dir() and (p / MANIFEST).is_file() and p != current),
+    """Remove older builds of this cache, keeping the newest `keep`; nothing but our own builds is touched
+    (NEWSCLAIMS_NATIVE_DIR may be a folder that holds other things)."""
+    builds = sorted((p for p in root.iterdir() if p.is_dir() and p != current and _ours(p)),
                     key=lambda p: p.stat().st_mtime, reverse=True)
     for old in builds[max(0, keep - 1):]:
         shutil.rmtree(old, ignore_errors=True)

@@ -120,3 +120,20 @@ def test_compiled_and_python_give_the_same_outputs(tmp_path: Path) -> None:
     assert compiled["active"] and not python["active"]
     for name in ("claims.jsonl", "conflicts.jsonl", "errors.jsonl"):
         assert (tmp_path / "compiled" / name).read_bytes() == (tmp_path / "python" / name).read_bytes(), name
+
+
+def test_pruning_keeps_what_is_not_a_build(tmp_path: Path) -> None:
+    def build(name: str, key: str | None = None) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / native.MANIFEST).write_text(json.dumps({"key": key or name, "modules": []}), encoding="utf-8")
+        return folder
+
+    old = [build(f"{n:024x}") for n in range(4)]
+    foreign = build("notes", key="something else")  # a folder of someone else's with a manifest.json
+    plain = tmp_path / "photos"
+    plain.mkdir()
+    current = build("f" * 24)
+    nativebuild._prune(tmp_path, keep=2, current=current)
+    assert foreign.exists() and plain.exists() and current.exists()
+    assert sum(p.exists() for p in old) == 1  # the newest old build, beside the current one
