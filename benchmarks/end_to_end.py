@@ -110,6 +110,11 @@ def main() -> None:
         ours, base = newsclaims(folder, args.workers, args.repeat), baseline(folder, lang, args.repeat)
         result[lang] = {"articles": sum(1 for _ in _texts(folder, "zh")), "newsclaims_s": round(ours, 1),
                         "baseline_s": round(base, 1), "newsclaims_over_baseline": round(ours / base, 2)}
+    # which pipeline the runs used: the compiled stages when a build for these sources exists (pipeline/native.py;
+    # NEWSCLAIMS_NATIVE=0 measures pure Python)
+    from pipeline import native
+
+    result["compiled"] = native.enabled() and native.complete(native.build_dir())
     print(json.dumps(result, indent=1))
 
 
