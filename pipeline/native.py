@@ -56,12 +56,18 @@ NATIVE_MODULES = (
     "pipeline.reconcile.statements",
     "pipeline.reconcile.times",
     "pipeline.reconcile.verdicts",
+    "pipeline.report.blocks",
+    "pipeline.report.chart",
+    "pipeline.report.corpus",
     "pipeline.report.fmt",
     "pipeline.report.load",
     "pipeline.report.markdown",
     "pipeline.report.summary",
+    "pipeline.report.table",
+    "pipeline.run.merge",
     "pipeline.segment.jieba_doc",
     "pipeline.segment.normalize",
+    "pipeline.segment.sentences",
 )
 LIBRARY = "__mypyc"  # each module is a small shim that loads its code from the module's name + LIBRARY
 MANIFEST = "manifest.json"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from pipeline.official.systems import FEWER_CHIPS
+
 PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
 
 
@@ -38,8 +40,6 @@ class OfficialResult:
     @property
     def size_uncertain(self) -> bool:
         """Whether its chip count is the description's cluster, which the run may not all have used (v0.5)."""
-        from pipeline.official.systems import FEWER_CHIPS
-
         return FEWER_CHIPS in (self.warning or "")
 
     @property

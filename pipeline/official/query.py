@@ -11,7 +11,7 @@ import copy
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -182,14 +182,16 @@ class OfficialResults:
     def _select(self, who, accelerator, chip_count, benchmark, round, framework, category, division
                 ) -> list[OfficialResult]:
         out = []
-        by_round = self.__dict__.get("_by_round")
-        if by_round is None:
-            by_round = self.__dict__["_by_round"] = {}
-            for r in self.results:
-                by_round.setdefault(r.round, []).append(r)
-        for r in (self.results if round is None else by_round.get(round, ())):
-            if who is not None and who.lower() not in (r.org, r.submitter.lower()) and (
-                    who.lower() not in _partners(r.submitter)):
+        # scan the fewest rows an index gives (each index keeps the table's order, so the answer's is the same)
+        rows: Sequence[OfficialResult] = self.results
+        for attr, value in (("round", round), ("benchmark", benchmark), ("accelerator_count", chip_count)):
+            if value is not None:
+                indexed = self._index(attr).get(value, ())
+                if len(indexed) < len(rows):
+                    rows = indexed
+        low = who.lower() if who is not None else None
+        for r in rows:
+            if low is not None and low not in (r.org, r.submitter.lower()) and low not in _partners(r.submitter):
                 continue
             if accelerator is not None and r.accelerator != accelerator and (
                     r.accelerator not in self.families.get(accelerator, ())):
@@ -208,6 +210,16 @@ class OfficialResults:
                 continue
             out.append(r)
         return out
+
+    def _index(self, attr: str) -> dict[Any, list[OfficialResult]]:
+        """The results by the value of one of their fields, built on first use."""
+        key = f"_by_{attr}"
+        index = self.__dict__.get(key)
+        if index is None:
+            index = self.__dict__[key] = {}
+            for r in self.results:
+                index.setdefault(getattr(r, attr), []).append(r)
+        return index
 
     def record(self, record_id: str) -> OfficialResult:
         """The result with that record id (a KeyError if there is none), from an index built on first use."""
@@ -451,6 +463,7 @@ def _stamp(path: Path) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
 @lru_cache(maxsize=1024)
 def _partners(submitter: str) -> frozenset[str]:
     """The companies of a joint submission as its folder names them ("IBM+CoreWeave+NVIDIA",

@@ -181,7 +181,7 @@ def _plausible(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> bool:
 
 def _stated_time(claim: Claim, ctx: ArticleContext, bench: str, rnd: str) -> Fact | None:
     """A published time from a primary source, for results whose logs are missing."""
-    for st in ctx.official.statements:
+    for st in ctx.official.statements_of("train_time"):
         if st.metric != "train_time" or bench not in st.entity_values("benchmark") \
                 or rnd not in st.entity_values("round"):
             continue

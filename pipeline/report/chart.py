@@ -171,11 +171,11 @@ def claims_chart(claims: list[dict[str, Any]], href: Callable[[dict[str, Any]], 
                  f'<text transform="translate(16 {TOP + ph / 2}) rotate(-90)" text-anchor="middle" fill="#24292f">'
                  "figure as claimed (log scale)</text>")
     # Legend across the top, in the order an editor scans: wrong first.
-    x = LEFT
+    lx = LEFT
     for verdict in VERDICT_ORDER:
-        parts.append(f'<circle cx="{x + 5}" cy="20" r="5" fill="{VERDICT_COLOURS[verdict]}"/>'
-                     f'<text x="{x + 14}" y="24" fill="#24292f">{_attr(VERDICT_LABELS[verdict])}</text>')
-        x += 20 + 7 * len(VERDICT_LABELS[verdict]) + 14
+        parts.append(f'<circle cx="{lx + 5}" cy="20" r="5" fill="{VERDICT_COLOURS[verdict]}"/>'
+                     f'<text x="{lx + 14}" y="24" fill="#24292f">{_attr(VERDICT_LABELS[verdict])}</text>')
+        lx += 20 + 7 * len(VERDICT_LABELS[verdict]) + 14
     top, bottom = sy(10.0 ** e1), sy(10.0 ** e0)
     # Wrong claims are drawn last so a supported one at the same spot never hides them.
     rank = {v: i for i, v in enumerate(reversed(VERDICT_ORDER))}

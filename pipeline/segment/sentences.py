@@ -22,6 +22,7 @@ from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pipeline.errors import ConfigError
 from pipeline.lang.loader import Language, Languages, languages
@@ -170,7 +171,8 @@ def _pieces(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]
     return out
 
 
-def _tokens_and_sentences(lang: Language, texts: list[str], segmenter: str = "spacy"):
+def _tokens_and_sentences(lang: Language, texts: list[str], segmenter: str = "spacy"
+                          ) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
     """(token starts, token ends, sentence spans) of each text, as the language's spaCy pipeline has
     them; token offsets are only kept for a language cut into words by jieba (Chinese).  segmenter="jieba"
     takes those straight from jieba's words (pipeline.segment.jieba_doc: the same tokens and sentences,
@@ -263,6 +265,8 @@ def segment(article: Article, max_paragraph_chars: int = 100_000, segmenter: str
             continue
         texts = [analysis[chunks[k][0]:chunks[k][1]] for k in idxs]
         lang = langs[code]
+        # (a ZhText, or token starts and ends) and the sentence spans, of each text
+        results: Iterator[tuple[Any, list[tuple[int, int]]]]
         if lang.segmenter == "jieba" and segmenter == "lazy":
             results = _lazy_sentences(texts, lang)
         else:

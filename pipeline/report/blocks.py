@@ -1,0 +1,100 @@
+"""The report page's article blocks (each article's text with its claims marked, and its claims table), as
+HTML written here rather than in the template: the template's loop over every text segment and every claim
+was a quarter of a report part's rendering, and this module is compiled with the stages (pipeline/native.py).
+
+Every article string is escaped with markupsafe, as the template's autoescape did; the output is what the
+template printed, byte for byte, so the page's script and styles see the same elements.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from pipeline.report.fmt import VERDICT_LABELS
+from pipeline.report.load import ArticleView, Segment
+
+CLAIM_HEAD = ('<thead><tr><th>#</th><th>claim</th><th>kind</th><th>as written</th><th>interval</th>'
+              '<th>official</th><th>verdict</th><th>distortion</th></tr></thead>')
+
+
+@lru_cache(maxsize=256)
+def verdict_badge(v: str, label: str | None = None) -> Markup:
+    """A verdict's badge: its label in its colour."""
+    return Markup(f'<span class="badge v-{escape(v)}">{escape(label or VERDICT_LABELS.get(v, v))}</span>')
+
+
+def _field(d: Any, key: str) -> str:
+    """A field as the template printed it: escaped, empty when missing (a present None prints "None")."""
+    return str(escape(d[key])) if isinstance(d, dict) and key in d else ""
+
+
+def _segments(out: list[str], segments: list[Segment]) -> None:
+    for s in segments:
+        text = str(escape(s.text))
+        if s.claim:
+            claim, verdict = str(escape(s.claim)), str(escape(s.verdict))
+            anchor = f' id="c-{claim}"' if s.first else ""
+            out.append(f'<mark class="claim v-{verdict}" data-claim="{claim}" data-verdict="{verdict}"{anchor} '
+                       f'tabindex="0" role="button">{text}</mark>')
+        else:
+            out.append(text)
+
+
+def _claim_rows(out: list[str], claims: list[dict[str, Any]]) -> None:
+    for i, c in enumerate(claims, 1):
+        shown = c.get("display")
+        verdict = c.get("verdict")
+        out.append(f'\n        <tr class="claim-row" data-claim="{_field(c, "id")}" '
+                   f'data-verdict="{_field(c, "verdict")}"><td class="num">{i}</td>'
+                   f'<td>{_field(c, "text")}</td><td>{_field(c, "kind")}</td>\n'
+                   f'          <td>{_field(shown, "value")}</td><td>{_field(shown, "interval")}</td>'
+                   f'<td>{_field(shown, "official")}</td>'
+                   f'<td>{verdict_badge("" if verdict is None else str(verdict))}</td>'
+                   f'<td>{_field(shown, "distortion")}</td></tr>\n      ')
+
+
+def article_block(a: ArticleView, number: int) -> str:
+    """One article's block of the page (`number` counts from 1: its anchor, doc-N)."""
+    doc = str(escape(a.doc))
+    langs = a.langs
+    title = str(escape(a.title or a.doc))
+    out = [f'\n  <article class="doc" data-doc="{doc}" data-langs="{" ".join(str(escape(x)) for x in langs)}" '
+           f'id="doc-{number}">\n    <h2>{title}</h2>\n    <p class="muted doc-meta"><span class="doc">{doc}</span>']
+    for key in ("date", "source"):
+        if a.meta.get(key):
+            out.append(f" · {escape(a.meta.get(key))}")
+    out.append(f"\n      · {len(a.claims)} claims")
+    for v, n in a.counts:
+        out.append(f" · {verdict_badge('' if v is None else str(v))} {n}")
+    out.append("</p>\n    ")
+    if a.note:
+        out.append(f'<p class="note">{escape(a.note)}</p>')
+    out.append(f'\n    <details {"open" if a.claims else ""}><summary>'
+               f'{"article text" if a.full_text else "sentences"}</summary>\n    ')
+    if a.full_text:
+        out.append(f'\n      <div class="text" lang="{escape(langs[0]) if langs else ""}">')
+        _segments(out, a.blocks[0])
+        out.append("</div>\n    ")
+    else:
+        out.append("\n      ")
+        for block in a.blocks:
+            out.append('<p class="text sentence-block">')
+            _segments(out, block)
+            out.append("</p>")
+        out.append("\n    ")
+    out.append("\n    </details>\n    ")
+    if a.claims:
+        out.append(f'\n    <details class="claim-table"><summary>claims table ({len(a.claims)})</summary>\n'
+                   f'    <table class="claims">\n      {CLAIM_HEAD}\n      <tbody>\n      ')
+        _claim_rows(out, a.claims)
+        out.append("\n      </tbody>\n    </table>\n    </details>\n    ")
+    out.append("\n  </article>\n  ")
+    return "".join(out)
+
+
+def article_blocks(articles: list[ArticleView]) -> Markup:
+    """Every article's block, in order (built from escaped parts, so safe to print as it is)."""
+    return Markup("".join([article_block(a, n) for n, a in enumerate(articles, 1)]))
