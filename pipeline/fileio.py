@@ -32,8 +32,10 @@ def _umask() -> int:
 _MODE = 0o666 & ~_umask()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file, synced and renamed over it."""
+def atomic_write_bytes(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write `data` to `path` through a temporary file, renamed over it: a reader sees the old file or the
+    new one, never half of one.  `durable` also syncs the file and the rename to disk before returning;
+    a file that checks itself when read (a run's parts carry their own length) can skip that wait."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -41,8 +43,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         os.chmod(tmp, _MODE)  # mkstemp makes 0600 files; outputs are for sharing
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -50,7 +53,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -57,12 +57,19 @@ _MAGIC_AT = ((4, b"ftyp", "an MP4/QuickTime video or HEIC image"), (8, b"WEBP", 
 _META_CHARSET = re.compile(rb"<meta[^>]{0,200}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_\-]{2,20})", re.I)
 
 
+# control bytes other than tab, newlines, form feed (and escape, which terminals' text holds), counted with
+# bytes.translate: a Python loop over 8 KB was a third of a millisecond of every article
+_CONTROL_BYTES = bytes(b for b in range(256) if b < 9 or 13 < b < 32)
+_CONTROLS_NOT_ESC = bytes(b for b in _CONTROL_BYTES if b != 27)
+
+
 def sniff_format(data: bytes) -> str | None:
     """What a file is when its first bytes say it is not text (a PDF, an image, an archive), else None."""
     for magic, what in _MAGIC:
         if data.startswith(magic):
             return what
-    if any(b < 9 or 13 < b < 32 for b in data[:512]):
+    head = data[:512]
+    if len(head.translate(None, _CONTROL_BYTES)) != len(head):
         for magic, what in _WEAK_MAGIC:
             if data.startswith(magic):
                 return what
@@ -88,7 +95,7 @@ def looks_binary(data: bytes) -> bool:
                 return False
         if nuls > max(2, 0.002 * len(sample)):  # random bytes hold one NUL in 256
             return True
-    controls = sum(1 for b in sample if b < 9 or 13 < b < 32 and b != 27)
+    controls = len(sample) - len(sample.translate(None, _CONTROLS_NOT_ESC))
     return controls / len(sample) > 0.05  # random bytes: 10 %; text: next to none
 
 

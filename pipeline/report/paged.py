@@ -94,6 +94,12 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     kb = kb or load_kb()  # once for every part (forked workers inherit it)
     _SHARED.update(pages_dir=pages_dir, index=index, folder=folder, official=official, docs=docs, total=total,
                    per_page=per_page, doc_pages=doc_pages, kb=kb)
+
+    def href(c: dict[str, Any]) -> str | None:
+        page = doc_pages.get(str(c.get("doc")))
+        return f"{PAGES_DIR}/{page}#c-{c.get('id')}" if page else None
+
+    chart, top = "", {}
     try:
         numbers = range(1, total + 1)
         done: list[tuple[list[Path], list[IndexRow]]] = []
@@ -103,6 +109,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                 if meanwhile is not None:
                     written += meanwhile()
                     meanwhile = None
+                # what the corpus page needs beside the parts' rows, while the parts are rendered
+                chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
                 for result in pending:
                     done.append(result)
                     if progress:
@@ -120,16 +128,11 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
         written += paths
         rows += part_rows
     remove_stale_parts(pages_dir, total)
-
-    def href(c: dict[str, Any]) -> str | None:
-        page = doc_pages.get(str(c.get("doc")))
-        return f"{PAGES_DIR}/{page}#c-{c.get('id')}" if page else None
-
-    chart = claims_chart(index.chart.points(), href=href)
+    if not top:
+        chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
     atomic_write_text(out_dir / chart_file, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
     written.append(out_dir / chart_file)
     summary = index.summary(len(docs), sum(1 for r in rows if r.claims), len(errors))
-    top = _shown_top(index, kb)
     context = dict(summary=summary, official=official, out_dir=str(out_dir), input_dir=str(folder) if folder else None,
                    pages=total, per_page=per_page, chart=Markup(chart), conflicts=top["conflicts"],
                    discrepancies=top["discrepancies"], errors=errors, labels=VERDICT_LABELS,

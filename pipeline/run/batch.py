@@ -373,12 +373,15 @@ class _Merge:
 
         def record(result: ArticleResult | bytes, doc: str, digest: str) -> None:
             nonlocal done
+            # not synced part by part (a millisecond each, while a worker may wait for the parent): a part that
+            # did not reach the disk before a crash is cut short or missing, which a rerun sees and redoes
             if isinstance(result, bytes):
-                atomic_write_bytes(_part_path(self.out_dir, doc), result)
+                atomic_write_bytes(_part_path(self.out_dir, doc), result, durable=False)
             elif result.error and result.error.error in TRANSIENT:
                 self.unstored[doc] = _result_to_part(result, digest, version)
             else:
-                atomic_write_bytes(_part_path(self.out_dir, doc), _part_text(_result_to_part(result, digest, version)))
+                atomic_write_bytes(_part_path(self.out_dir, doc), _part_text(_result_to_part(result, digest, version)),
+                                   durable=False)
             done += 1
             if progress:
                 progress(done, total, doc)
