@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.errors import OfficialTableError
 from pipeline.official import OfficialResults, load_statements
-from pipeline.official.query import STATEMENT_FILES
+from pipeline.official.query import STATEMENT_FILES, _partners
 
 V06, V07, V10 = "training-v0.6", "training-v0.7", "training-v1.0"
 
@@ -222,3 +222,40 @@ def test_malformed_statements_are_refused_with_the_line(tmp_path: Path, row: str
     with pytest.raises(OfficialTableError, match=problem) as err:
         load_statements(path)
     assert "line 2" in str(err.value)
+
+
+def _scan(official: OfficialResults, **f: object) -> list:
+    """The rows a selection must give: every row checked against every filter, in the table's order."""
+    fields = {"who": None, "accelerator": "accelerator", "chip_count": "accelerator_count", "benchmark": "benchmark",
+              "round": "round"}
+    out = []
+    for r in official.results:
+        if any(v is not None and k != "who" and getattr(r, fields[k]) != v for k, v in f.items()):
+            continue
+        who = str(f["who"]).lower() if f.get("who") is not None else None
+        if who is not None and who not in (r.org, r.submitter.lower()) and who not in _partners(r.submitter):
+            continue
+        out.append(r)
+    return out
+
+
+# selections answered from an index (round, benchmark or chip count, whichever holds fewest rows) give
+# the rows a full scan gives, in the same order
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"round": V07},
+        {"benchmark": "bert"},
+        {"chip_count": 4096},
+        {"round": V07, "benchmark": "bert"},
+        {"round": V10, "chip_count": 8, "who": "nvidia"},
+        {"benchmark": "resnet", "chip_count": 64, "who": "google"},
+        {"round": V06, "benchmark": "ssd", "accelerator": "tpu-v3"},
+        {"round": "training-v9.9"},
+        {"chip_count": 3},
+    ],
+)
+def test_indexed_selection_equals_a_scan(official: OfficialResults, filters: dict):
+    got = official.select(**filters)
+    assert got == _scan(official, **filters)
+    assert official.select(**filters) == got  # and the memoized answer is the same

@@ -1,0 +1,82 @@
+"""The report page's article blocks (pipeline/report/blocks.py): the article text with its claims marked, and
+the claims table, every article string escaped."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.report.blocks import article_block, article_blocks, verdict_badge
+from pipeline.report.load import ArticleView, Segment, highlight
+
+TEXT = "Google trained BERT in 23 seconds on <b>4,096</b> chips & won."
+CLAIMS = [
+    {"id": "c1", "text": "23 seconds", "kind": "time", "verdict": "supported", "lang": "en",
+     "display": {"value": "23 s", "interval": "[22.5 s, 23.5 s]", "official": "23.57 s", "distortion": ""}},
+    {"id": "c2", "text": "<b>4,096</b> chips", "kind": "count", "verdict": "contradicted", "lang": "en",
+     "display": {"value": "4,096", "interval": "", "official": "<4,096>", "distortion": "inflated"}},
+]
+
+
+def _view(**kw) -> ArticleView:
+    spans = [(TEXT.index(c["text"]), TEXT.index(c["text"]) + len(c["text"]), c["id"]) for c in CLAIMS]
+    blocks = [highlight(TEXT, spans, {c["id"]: c["verdict"] for c in CLAIMS})]
+    return ArticleView(**{"doc": "en/a<1>.txt", "claims": CLAIMS, "blocks": blocks, "full_text": True,
+                          "title": "Google & BERT", "meta": {"date": "2020-07-29"}, **kw})
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        '<article class="doc" data-doc="en/a&lt;1&gt;.txt" data-langs="en" id="doc-3">',
+        "<h2>Google &amp; BERT</h2>",
+        " · 2020-07-29",
+        "· 2 claims · ",
+        '<mark class="claim v-supported" data-claim="c1" data-verdict="supported" id="c-c1" tabindex="0" '
+        'role="button">23 seconds</mark>',
+        '<mark class="claim v-contradicted" data-claim="c2" data-verdict="contradicted" id="c-c2" tabindex="0" '
+        'role="button">&lt;b&gt;4,096&lt;/b&gt; chips</mark>',
+        " &amp; won.</div>",
+        '<tr class="claim-row" data-claim="c2" data-verdict="contradicted"><td class="num">2</td>',
+        "<td>&lt;4,096&gt;</td>",
+        '<details class="claim-table"><summary>claims table (2)</summary>',
+    ],
+)
+def test_block_holds(fragment: str):
+    assert fragment in article_block(_view(), 3)
+
+
+@pytest.mark.parametrize("absent", ["<b>", "</b>", "& won", "<4,096>", "a<1>"])
+def test_block_prints_no_article_string_raw(absent: str):
+    assert absent not in article_block(_view(), 1)
+
+
+def test_a_claim_cut_in_two_is_anchored_on_its_first_piece():
+    blocks = [[Segment("23 ", "c1", "supported", True), Segment("seconds", "c1", "supported", False)]]
+    html = article_block(_view(blocks=blocks), 1)
+    assert html.count('id="c-c1"') == 1 and html.count('data-claim="c1"') == 3  # two marks and the table row
+
+
+def test_sentence_fallback_has_one_paragraph_per_block():
+    blocks = [[Segment("One 23 s.", None)], [Segment("Two.", None)]]
+    html = article_block(_view(blocks=blocks, full_text=False, note="The article has changed since the run."), 1)
+    assert html.count('<p class="text sentence-block">') == 2 and "<summary>sentences</summary>" in html
+    assert '<p class="note">The article has changed since the run.</p>' in html
+
+
+def test_an_article_without_claims_has_no_table():
+    html = article_block(_view(claims=[], blocks=[[Segment(TEXT, None)]]), 1)
+    assert "claim-table" not in html and "<details ><summary>" in html and "· 0 claims</p>" in html
+
+
+def test_blocks_number_the_articles_in_order():
+    html = article_blocks([_view(), _view(doc="b.txt")])
+    assert html.index('id="doc-1"') < html.index('id="doc-2"') and 'data-doc="b.txt"' in html
+
+
+@pytest.mark.parametrize(("verdict", "html"), [
+    ("contradicted", '<span class="badge v-contradicted">contradicted</span>'),
+    ("out_of_scope", '<span class="badge v-out_of_scope">out of scope</span>'),
+    ("<x>", '<span class="badge v-&lt;x&gt;">&lt;x&gt;</span>'),
+])
+def test_badge(verdict: str, html: str):
+    assert verdict_badge(verdict) == html
