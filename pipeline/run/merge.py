@@ -16,7 +16,7 @@ import io
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pipeline.fileio import atomic_writers, json_text, jsonl_bytes
 from pipeline.reconcile.conflicts import ConflictFinder
@@ -137,6 +137,12 @@ class MergedOutputs:
         return self.index
 
 
+class PartSink(Protocol):
+    """What OrderedMerge feeds: MergedOutputs, or anything else that takes the parts in order."""
+
+    def add(self, part: dict[str, Any]) -> None: ...
+
+
 class OrderedMerge:
     """Parts merged in the articles' order as they become ready, whatever order the workers finish in:
     `ready(i)` says the part of article i can be read (`read(i)` gives it), and merges it and every ready
@@ -144,7 +150,7 @@ class OrderedMerge:
     `stored` are the articles whose parts are ready before any work (kept from an earlier run): they are
     merged as their turn comes, not at once, so the workers are not kept waiting for them."""
 
-    def __init__(self, outputs: MergedOutputs, n: int, read: Callable[[int], dict[str, Any]],
+    def __init__(self, outputs: PartSink, n: int, read: Callable[[int], dict[str, Any]],
                  stored: Iterable[int] = ()) -> None:
         self.outputs, self.n, self.read = outputs, n, read
         self.next = 0

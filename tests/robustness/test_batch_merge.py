@@ -160,7 +160,7 @@ def test_parts_are_merged_in_the_articles_order(finish_order: list[int], stored:
     from pipeline.run.merge import OrderedMerge
 
     out = _Outputs()
-    order = OrderedMerge(out, 4, lambda i: {"n": i}, stored=stored)  # type: ignore[arg-type]
+    order = OrderedMerge(out, 4, lambda i: {"n": i}, stored=stored)
     for i in finish_order:
         order.ready(i)
         assert out.added == list(range(len(out.added)))  # never one out of turn
@@ -171,7 +171,7 @@ def test_parts_are_merged_in_the_articles_order(finish_order: list[int], stored:
 def test_a_merge_that_still_waits_for_an_article_when_the_run_ends_says_so():
     from pipeline.run.merge import OrderedMerge
 
-    order = OrderedMerge(_Outputs(), 3, lambda i: {"n": i})  # type: ignore[arg-type]
+    order = OrderedMerge(_Outputs(), 3, lambda i: {"n": i})
     order.ready(0)
     order.ready(2)
     with pytest.raises(RuntimeError, match="article 2 of 3"):
