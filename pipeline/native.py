@@ -1,13 +1,14 @@
-"""Compiled stages: the per-claim reading (extraction, linking, reconciliation) compiled with mypyc, used
-when a build of exactly the sources in place exists, pure Python otherwise.
+"""Compiled stages: the per-claim reading (segmentation helpers, extraction, linking, reconciliation), the
+merge and the report's per-claim formatting compiled with mypyc, used when a build of exactly the sources
+in place exists, pure Python otherwise.
 
 Why: the per-article work is ordinary Python spread over a hundred small functions (attribute reads,
 short calls, comprehensions), with no hot spot to rewrite; compiled, it takes about a third less time
 (benchmarks/README.md).  Nothing changes in what newsclaims reads or writes: the compiled modules are the
 same source, and the outputs of both are compared in tests/test_native.py.
 
-How: `python -m pipeline.nativebuild` (run by `make install`) compiles NATIVE_MODULES into a folder of
-their own, named by a key of every source file of the package and the interpreter, under the
+How: `python -m pipeline.nativebuild` (run by `make native`, which `make run` calls) compiles NATIVE_MODULES
+into a folder of their own, named by a key of every source file of the package and the interpreter, under the
 environment's prefix (or NEWSCLAIMS_NATIVE_DIR).  `install()`, called when the package is imported, puts
 a finder in front of the import system that serves those modules from that folder, and only when its key
 is the key of the sources now in place: edit any module and the package runs as pure Python until it is
@@ -31,7 +32,8 @@ from typing import Any
 # the package's folder, where its data files are (a compiled module's own __file__ is in its build)
 PACKAGE = Path(__file__).resolve().parent
 # The stages' modules that the per-article work runs through (pipeline.records stays Python: its records
-# are pickled, copied by `evolve` and extended by tests).
+# are pickled, copied by `evolve` and extended by tests).  A compiled function checks the classes of its
+# arguments: where a caller may hand in something else that quacks alike, the parameter is a Protocol.
 NATIVE_MODULES = (
     "pipeline.extract.claims",
     "pipeline.extract.dates",
