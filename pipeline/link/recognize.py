@@ -186,6 +186,9 @@ class Recognizer:
         from spacy.attrs import IDX, LENGTH
 
         self._offsets = [IDX, LENGTH]
+        # spaCy's tokens of each stretch of non-CJK text met so far ("4096 ", "TPU v3", "BERT"): the same
+        # stretches recur in every sentence, and a Doc per stretch was a tenth of the linker's time
+        self._pieces: dict[str, list[Any]] = {}
         self.forms: dict[tuple[str, str, tuple[str, ...]], Alias] = {}
         # entity patterns by first token: cased aliases on the exact text, the others lowercased
         self._cased: _Index = {}
@@ -231,7 +234,7 @@ class Recognizer:
         text between them, read as arrays (no Token objects).  The space right after a CJK character is
         that token's trailing space, as spaCy would have it."""
         out: list[tuple[int, int]] = []
-        tokenizer, offsets = self.nlp.tokenizer, self._offsets
+        tokenizer, offsets, pieces = self.nlp.tokenizer, self._offsets, self._pieces
         pos = 0
         for m in _NOT_CJK.finditer(text):
             start, end = m.span()
@@ -239,8 +242,14 @@ class Recognizer:
             if start and text[start] == " ":
                 start += 1
             if start < end:
-                out.extend((start + i, start + i + n)
-                           for i, n in tokenizer(text[start:end]).to_array(offsets).tolist())
+                piece = text[start:end]
+                toks = pieces.get(piece)
+                if toks is None:
+                    toks = tokenizer(piece).to_array(offsets).tolist()
+                    if len(pieces) >= PIECES_SIZE:
+                        pieces.clear()  # a new start now and then keeps memory flat on any corpus
+                    pieces[piece] = toks
+                out.extend((start + i, start + i + n) for i, n in toks)
             pos = end
         out.extend((k, k + 1) for k in range(pos, len(text)))
         return out
@@ -387,6 +396,7 @@ class Recognizer:
 
 
 MEMO_SIZE = 4096
+PIECES_SIZE = 65536
 
 
 def _remember(memo: OrderedDict, key: Any, value: Analysis) -> None:
