@@ -464,7 +464,6 @@ def _stamp(path: Path) -> tuple:
 
 
 @lru_cache(maxsize=1024)
-@lru_cache(maxsize=1024)
 def _partners(submitter: str) -> frozenset[str]:
     """The companies of a joint submission as its folder names them ("IBM+CoreWeave+NVIDIA",
     "NVIDIA_CoreWeave", "Azure+NVIDIA"): each one's result as much as the first-named's (the table's org)."""

@@ -26,9 +26,10 @@ def verdict_badge(v: str, label: str | None = None) -> Markup:
     return Markup(f'<span class="badge v-{escape(v)}">{escape(label or VERDICT_LABELS.get(v, v))}</span>')
 
 
-def _field(d: Any, key: str) -> str:
-    """A field as the template printed it: escaped, empty when missing (a present None prints "None")."""
-    return str(escape(d[key])) if isinstance(d, dict) and key in d else ""
+def field_html(c: Any, key: str) -> Markup:
+    """A claim's field as the page prints it, escaped: empty when missing (a present None prints "None")."""
+    value = c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+    return escape("" if value is None and not (isinstance(c, dict) and key in c) else str(value))
 
 
 def _segments(out: list[str], segments: list[Segment]) -> None:
@@ -47,13 +48,13 @@ def _claim_rows(out: list[str], claims: list[dict[str, Any]]) -> None:
     for i, c in enumerate(claims, 1):
         shown = c.get("display")
         verdict = c.get("verdict")
-        out.append(f'\n        <tr class="claim-row" data-claim="{_field(c, "id")}" '
-                   f'data-verdict="{_field(c, "verdict")}"><td class="num">{i}</td>'
-                   f'<td>{_field(c, "text")}</td><td>{_field(c, "kind")}</td>\n'
-                   f'          <td>{_field(shown, "value")}</td><td>{_field(shown, "interval")}</td>'
-                   f'<td>{_field(shown, "official")}</td>'
+        out.append(f'\n        <tr class="claim-row" data-claim="{field_html(c, "id")}" '
+                   f'data-verdict="{field_html(c, "verdict")}"><td class="num">{i}</td>'
+                   f'<td>{field_html(c, "text")}</td><td>{field_html(c, "kind")}</td>\n'
+                   f'          <td>{field_html(shown, "value")}</td><td>{field_html(shown, "interval")}</td>'
+                   f'<td>{field_html(shown, "official")}</td>'
                    f'<td>{verdict_badge("" if verdict is None else str(verdict))}</td>'
-                   f'<td>{_field(shown, "distortion")}</td></tr>\n      ')
+                   f'<td>{field_html(shown, "distortion")}</td></tr>\n      ')
 
 
 def article_block(a: ArticleView, number: int) -> str:

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
-from pipeline.report.blocks import article_blocks, verdict_badge
+from pipeline.report.blocks import article_blocks, field_html, verdict_badge
 from pipeline.report.chart import claims_chart
 from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
@@ -50,12 +50,6 @@ def template_env() -> jinja2.Environment:
     return env
 
 
-def _field(c: Any, key: str) -> Markup:
-    """A claim's field as a template prints it, escaped: empty when missing."""
-    value = c.get(key) if isinstance(c, dict) else getattr(c, key, None)
-    return escape("" if value is None and not (isinstance(c, dict) and key in c) else str(value))
-
-
 def badge(verdict: Any, label: Any = None) -> Markup:
     """A verdict's badge: its label in its colour."""
     v = "" if verdict is None or isinstance(verdict, jinja2.Undefined) else str(verdict)
@@ -68,9 +62,9 @@ def claim_link(ctx: Any, c: Any) -> Markup:
     doc_pages, this_page = ctx.get("doc_pages"), ctx.get("this_page")
     target = doc_pages.get(c.get("doc")) if doc_pages else None
     href = escape(target if target and target != this_page else "")
-    cid = _field(c, "id")
-    return Markup(f'<a class="claim-link v-{_field(c, "verdict")}" href="{href}#c-{cid}" data-claim="{cid}">'
-                  f'{_field(c, "text")}</a>')
+    cid = field_html(c, "id")
+    return Markup(f'<a class="claim-link v-{field_html(c, "verdict")}" href="{href}#c-{cid}" data-claim="{cid}">'
+                  f'{field_html(c, "text")}</a>')
 
 
 def inline_asset(name: str) -> str:
