@@ -101,17 +101,33 @@ class _FoldTable(dict[int, str]):
 _FOLD_TABLE = _FoldTable()
 
 
+# fold's answers by text: each stage folds the same sentences again (the recognizer, the linker, every
+# claim's context), and OpenCC's conversion of a sentence costs more than the look-up
+_FOLDED: dict[str, str] = {}
+_FOLDED_MAX = 8192
+
+
 def fold(text: str) -> str:
     """Full-width letters and digits -> ASCII and Traditional -> Simplified, one character for one
     character, so offsets in folded text are offsets in the original (CONTRACT: offsets refer to it)."""
-    if not text.isascii():
-        text = text.translate(_FOLD_TABLE)
-        conv = _converter()
-        if conv is not None:
-            out = conv.convert(text)
-            if len(out) != len(text):  # a phrase conversion changed the length: go character by character
-                out = "".join(c2 if len(c2 := conv.convert(c)) == 1 else c for c in text)
-            text = out
+    if text.isascii():
+        return text
+    out = _FOLDED.get(text)
+    if out is None:
+        if len(_FOLDED) >= _FOLDED_MAX:
+            _FOLDED.clear()
+        out = _FOLDED[text] = _fold(text)
+    return out
+
+
+def _fold(text: str) -> str:
+    text = text.translate(_FOLD_TABLE)
+    conv = _converter()
+    if conv is not None:
+        out = conv.convert(text)
+        if len(out) != len(text):  # a phrase conversion changed the length: go character by character
+            out = "".join(c2 if len(c2 := conv.convert(c)) == 1 else c for c in text)
+        text = out
     return text
 
 
