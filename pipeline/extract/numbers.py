@@ -17,7 +17,7 @@ from pipeline.lang.loader import Language
 _ARABIC = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Num:
     """A number found in the analysis text; offsets are article offsets."""
 
@@ -30,6 +30,20 @@ class Num:
     low: float | None = None  # vague quantities and ranges carry their own interval
     high: float | None = None
     bound: str | None = None  # bound implied by the quantity word (上百 -> lower)
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, start: int, end: int, value: float, step: float = 1.0, integer: bool = True,
+                 source: str = "arabic", low: float | None = None, high: float | None = None,
+                 bound: str | None = None) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "step", step)
+        object.__setattr__(self, "integer", integer)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "bound", bound)
 
 
 def _ascii_alnum(ch: str) -> bool:

@@ -47,7 +47,7 @@ CJK_CHAR = r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\
 SPLIT_PUNCT = [r"[()\[\]{};*`]", r",(?![0-9])"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Mention:
     type: str  # org, accelerator, system, benchmark, framework, round, category (or a NER type)
     id: str | None  # canonical id; None for a family mention ("TPU") not yet resolved
@@ -58,19 +58,44 @@ class Mention:
     how: str  # alias, cased, context, description, generic, fuzzy, ner (attach adds date, relative)
     family: str | None = None  # for a generic mention: the family's entry id
 
+    # Written out, not generated: under mypyc (pipeline.native) the generated __init__ of a frozen dataclass
+    # runs as interpreted code, about 25 times slower than this one; the stages build hundreds per article.
+    def __init__(self, type: str, id: str | None, start: int, end: int, text: str, confidence: float, how: str,
+                 family: str | None = None) -> None:
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "confidence", confidence)
+        object.__setattr__(self, "how", how)
+        object.__setattr__(self, "family", family)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Cue:
     keys: frozenset[str]  # what the phrase signals (see pipeline.link.rules)
     start: int
     end: int
     text: str
 
+    # written out for mypyc: see Mention.__init__
+    def __init__(self, keys: frozenset[str], start: int, end: int, text: str) -> None:
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "text", text)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Analysis:
     mentions: tuple[Mention, ...]
     cues: tuple[Cue, ...]
+
+    # written out for mypyc: see Mention.__init__
+    def __init__(self, mentions: tuple[Mention, ...], cues: tuple[Cue, ...]) -> None:
+        object.__setattr__(self, "mentions", mentions)
+        object.__setattr__(self, "cues", cues)
 
 
 def _blank_nlp() -> Any:

@@ -30,11 +30,17 @@ Resolve = Callable[[Claim, ArticleContext], Fact | None]
 Judge = Callable[[Claim, Fact], Judgement]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Weighed:
     reading: Reading
     fact: Fact
     judgement: Judgement
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, reading: Reading, fact: Fact, judgement: Judgement) -> None:
+        object.__setattr__(self, "reading", reading)
+        object.__setattr__(self, "fact", fact)
+        object.__setattr__(self, "judgement", judgement)
 
     @property
     def verdict(self) -> str:

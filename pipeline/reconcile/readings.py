@@ -59,7 +59,7 @@ CHIP_COUNTS = ("chip_count", "gpu_count")
 ROUND_WIDE = ("submissions_count", "companies_count")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Reading:
     """One way to read what a claim is about."""
 
@@ -67,6 +67,13 @@ class Reading:
     metric: str | None
     support: int  # how near the claim the words for it are (see the module docstring); lower is nearer
     why: str  # how this reading came about, in words ("the round its paragraph names")
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, entities: Entities, metric: str | None, support: int, why: str) -> None:
+        object.__setattr__(self, "entities", entities)
+        object.__setattr__(self, "metric", metric)
+        object.__setattr__(self, "support", support)
+        object.__setattr__(self, "why", why)
 
     def apply(self, claim: Claim) -> Claim:
         """The claim read this way: with this reading's entities and metric."""

@@ -27,7 +27,7 @@ ROUNDING = "rounding_beyond_digits"
 WRONG_VALUE = "wrong_value"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Fact:
     """The official figure a claim is checked against."""
 
@@ -46,6 +46,24 @@ class Fact:
     open_why: str = "the official data for it is incomplete (logs missing)"
     source: str = "table"  # table (computed from the result logs) or statement (a sourced statement's words)
 
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, value: float | str, low: float | None, high: float | None, evidence: tuple[str, ...],
+                 label: str, derivation: str = "", maximum: float | None = None,
+                 alternatives: tuple[tuple[str, str, float, float], ...] = (), complete: bool = True,
+                 open_why: str = "the official data for it is incomplete (logs missing)",
+                 source: str = "table") -> None:
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "evidence", evidence)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "derivation", derivation)
+        object.__setattr__(self, "maximum", maximum)
+        object.__setattr__(self, "alternatives", alternatives)
+        object.__setattr__(self, "complete", complete)
+        object.__setattr__(self, "open_why", open_why)
+        object.__setattr__(self, "source", source)
+
     @property
     def number(self) -> float:
         """The figure as a number; a ValueError for a date."""
@@ -54,12 +72,20 @@ class Fact:
         raise ValueError(f"the figure of {self.label!r} is not a number ({self.value!r})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Judgement:
     verdict: str
     explanation: str
     distortion: str | None = None
     reading: str | None = None  # the reading that fits
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, verdict: str, explanation: str, distortion: str | None = None,
+                 reading: str | None = None) -> None:
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "explanation", explanation)
+        object.__setattr__(self, "distortion", distortion)
+        object.__setattr__(self, "reading", reading)
 
 
 def overlaps(a_low: float | None, a_high: float | None, b_low: float | None, b_high: float | None) -> bool:
