@@ -5,6 +5,7 @@ These read only corpora/official (what the shipped program has); the figures are
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pandas as pd
@@ -259,3 +260,30 @@ def test_indexed_selection_equals_a_scan(official: OfficialResults, filters: dic
     got = official.select(**filters)
     assert got == _scan(official, **filters)
     assert official.select(**filters) == got  # and the memoized answer is the same
+
+
+@pytest.mark.parametrize("answer", [
+    lambda o: o.result("google", "tpu-v3", 4096, "bert", V07),
+    lambda o: o.statements[0],
+    lambda o: o.leads("nvidia", V07),
+    lambda o: o.largest_system("tpu-v3", V07),
+    lambda o: o.speedup(o.results_for("google", "tpu-v3", 64, V06), o.results_for("google", "tpu-v4", 64, V07)),
+    lambda o: o.count_under("google", V07, 60.0),
+], ids=["result", "statement", "leads", "system size", "speedup", "count under"])
+def test_an_answer_survives_pickling_with_what_it_derives(official: OfficialResults, answer):
+    a = answer(official)
+    back = pickle.loads(pickle.dumps(a))
+    assert back == a and type(back) is type(a)
+    if hasattr(a, "published_interval_seconds"):
+        assert back.published_interval_seconds == a.published_interval_seconds
+
+
+def test_views_of_the_tables_share_rows_but_not_memos(official: OfficialResults):
+    closed = official.restricted(division="closed")
+    assert closed is official.restricted(division="closed")
+    assert {r.division for r in closed.results} == {"closed"}
+    assert closed.statements == official.statements
+    fam = official.with_families({"tpu": frozenset({"tpu-v3", "tpu-v4"})})
+    assert fam.results is official.results
+    assert {r.accelerator for r in fam.select(accelerator="tpu", round=V07)} == {"tpu-v3", "tpu-v4"}
+    assert official.select(accelerator="tpu", round=V07) == []

@@ -29,9 +29,19 @@ def test_evolve_names_an_unknown_field():
 
 
 def test_evolve_refuses_records_with_cached_properties():
-    from pipeline.official.query import OfficialResults
+    from dataclasses import dataclass
+    from functools import cached_property
 
-    row = OfficialResults(None).results[0]
+    @dataclass(frozen=True)
+    class Row:
+        minutes: float
+
+        @cached_property
+        def seconds(self) -> float:
+            return self.minutes * 60
+
+    row = Row(2.0)
+    assert row.seconds == 120.0  # cached in the instance: a copy of it would carry the old answer
     with pytest.raises(TypeError, match="use dataclasses.replace"):
         evolve(row, minutes=1.0)
 

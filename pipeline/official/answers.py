@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field, fields
 
 from pipeline.official.systems import FEWER_CHIPS
 
 PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
+
+
+def _rebuild(record: object) -> tuple:
+    """pickle's recipe for an answer: its class called with its fields.  Compiled (pipeline.native), a frozen
+    dataclass cannot be unpickled attribute by attribute, which pickle's default does."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record) if f.init))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,25 @@ class OfficialResult:
     system_name: str | None = None
     runs_required: int | None = None  # result logs the round's rules require for the benchmark
 
+    # derived once, when the row is loaded: every time claim of an article asks them of every result of its
+    # org and round, and round() of a float is dear
+    seconds: float | None = field(init=False, repr=False, compare=False)  # the score in seconds (None: unscored)
+    published_minutes: float | None = field(init=False, repr=False, compare=False)  # as MLPerf publishes it
+    # seconds consistent with the published two-decimal minutes (0.39 min -> 23.1-23.7 s)
+    published_interval_seconds: tuple[float, float] | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        minutes = self.minutes
+        published = None if minutes is None else round(minutes, PUBLISHED_DECIMALS)
+        half = 0.5 * 10**-PUBLISHED_DECIMALS
+        object.__setattr__(self, "seconds", None if minutes is None else minutes * 60.0)
+        object.__setattr__(self, "published_minutes", published)
+        object.__setattr__(self, "published_interval_seconds",
+                           None if published is None else ((published - half) * 60.0, (published + half) * 60.0))
+
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
+
     @property
     def size_uncertain(self) -> bool:
         """Whether its chip count is the description's cluster, which the run may not all have used (v0.5)."""
@@ -46,25 +70,6 @@ class OfficialResult:
     def scored(self) -> bool:
         """Whether the result has a score (one without lacks logs or failed)."""
         return self.minutes is not None
-
-    # cached: every time claim of an article asks them of every result of its org and round
-    @cached_property
-    def seconds(self) -> float | None:
-        """The score in seconds (None: unscored)."""
-        return None if self.minutes is None else self.minutes * 60.0
-
-    @cached_property
-    def published_minutes(self) -> float | None:
-        """The score as MLPerf publishes it (two decimals)."""
-        return None if self.minutes is None else round(self.minutes, PUBLISHED_DECIMALS)
-
-    @cached_property
-    def published_interval_seconds(self) -> tuple[float, float] | None:
-        """Seconds consistent with the published two-decimal minutes (0.39 min -> 23.1-23.7 s)."""
-        if self.published_minutes is None:
-            return None
-        half = 0.5 * 10**-PUBLISHED_DECIMALS
-        return ((self.published_minutes - half) * 60.0, (self.published_minutes + half) * 60.0)
 
     @property
     def chip_minutes(self) -> float | None:
@@ -93,6 +98,9 @@ class SystemSize:
     scored_records: tuple[str, ...]  # those with a score (the rest lack logs or failed)
     orgs: tuple[str, ...]
 
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
+
     @property
     def evidence(self) -> tuple[str, ...]:
         """Every record of a system of that size."""
@@ -111,6 +119,9 @@ class Speedup:
     scale_a: tuple[int, ...]
     scale_b: tuple[int, ...]
     evidence: tuple[str, ...]
+
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
 
     @property
     def ratios(self) -> dict[str, float]:
@@ -132,6 +143,9 @@ class Leads:
     benchmarks: tuple[str, ...]
     leaders: tuple[tuple[str, str], ...]  # (benchmark, record id of the fastest), every benchmark
     uncertain: tuple[str, ...]  # benchmarks where an unscored record (missing logs) might be faster
+
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
 
     @property
     def evidence(self) -> tuple[str, ...]:
@@ -155,6 +169,9 @@ class CountUnder:
     benchmarks: tuple[str, ...]
     records: tuple[str, ...]  # every result under the bound
     uncertain: tuple[str, ...]  # the org's unscored records (could be under the bound)
+
+    def __reduce__(self) -> tuple:
+        return _rebuild(self)
 
     @property
     def evidence(self) -> tuple[str, ...]:

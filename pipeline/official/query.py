@@ -7,7 +7,6 @@ frozen dataclass whose `evidence` lists the record ids (and statement URLs) it r
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections import Counter
@@ -94,9 +93,26 @@ def _fastest(results: Iterable[OfficialResult], per_chip: bool = False) -> Offic
 class OfficialResults:
     """The official tables, loaded once, with the questions reconciliation asks of them."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, _rows: tuple[OfficialResult, ...] | None = None,
+                 _statements: tuple[Statement, ...] | None = None,
+                 _families: dict[str, frozenset[str]] | None = None) -> None:
         self.path = Path(path) if path is not None else DEFAULT_DIR
-        self.results: tuple[OfficialResult, ...] = tuple(_to_result(r) for r in self._load(self.path))
+        # a chip generation's id -> its chips ("blackwell-ultra": b300, gb300): asking for the generation
+        # selects the results of any of them (set from the knowledge base by its user: `with_families`)
+        self.families: dict[str, frozenset[str]] = dict(_families or {})
+        # memos and indexes, filled on first use: the rows never change
+        self._select_memo: dict[tuple, tuple[OfficialResult, ...]] = {}
+        self._indexes: dict[str, dict[Any, list[OfficialResult]]] = {}
+        self._by_id: dict[str, OfficialResult] | None = None
+        self._by_metric: dict[str, list[Statement]] | None = None
+        self._benchmarks_memo: dict[tuple[str, str | None], tuple[str, ...]] = {}
+        self._leads_memo: dict[tuple, Leads] = {}
+        self._views: dict[tuple[str | None, str | None], OfficialResults] = {}
+        if _rows is not None:  # a view of tables already loaded (restricted, with_families)
+            self.results: tuple[OfficialResult, ...] = _rows
+            self.statements: tuple[Statement, ...] = _statements or ()
+            return
+        self.results = tuple(_to_result(r) for r in self._load(self.path))
         folder = self.path if self.path.is_dir() else self.path.parent
         loaded: list[Statement] = []
         for name in STATEMENT_FILES:
@@ -107,17 +123,12 @@ class OfficialResults:
             if st.id in seen:
                 raise OfficialTableError(f"{folder}: statement id {st.id!r} given in two files")
             seen.add(st.id)
-        self.statements: tuple[Statement, ...] = tuple(loaded)
-        # a chip generation's id -> its chips ("blackwell-ultra": b300, gb300): asking for the generation
-        # selects the results of any of them (set from the knowledge base by its user: `with_families`)
-        self.families: dict[str, frozenset[str]] = {}
+        self.statements = tuple(loaded)
 
     def with_families(self, families: dict[str, frozenset[str]]) -> OfficialResults:
-        """These tables (shared, not copied), answering for a chip generation with the results of its chips."""
-        out = copy.copy(self)
-        out.families = dict(families)
-        out.__dict__.pop("_select_memo", None)  # its answers depend on the families
-        return out
+        """These tables (shared, not copied), answering for a chip generation with the results of its chips
+        (with memos of its own: their answers depend on the families)."""
+        return OfficialResults(self.path, _rows=self.results, _statements=self.statements, _families=families)
 
     @staticmethod
     def shared(path: Path | str | None = None) -> OfficialResults:
@@ -149,13 +160,12 @@ class OfficialResults:
         what a claim "in the available category" or "in the closed division" is checked against."""
         if category is None and division is None:
             return self
-        views = self.__dict__.setdefault("_views", {})
+        views = self._views
         if (category, division) not in views:
-            view = copy.copy(self)
-            view.__dict__ = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-            view.results = tuple(r for r in self.results if (category is None or r.category == category)
-                                 and (division is None or r.division == division))
-            views[(category, division)] = view
+            rows = tuple(r for r in self.results if (category is None or r.category == category)
+                         and (division is None or r.division == division))
+            views[(category, division)] = OfficialResults(self.path, _rows=rows, _statements=self.statements,
+                                                          _families=self.families)
         return views[(category, division)]
 
     # -- selection ---------------------------------------------------------------------------------
@@ -174,12 +184,13 @@ class OfficialResults:
         """Rows matching every filter given; `who` is an org id or a submitter folder name.  Answers are
         memoized: the rows never change, and reconciliation asks the same questions many times."""
         key = (who, accelerator, chip_count, benchmark, round, framework, category, division)
-        memo = self.__dict__.setdefault("_select_memo", {})
+        memo = self._select_memo
         if key not in memo:
             memo[key] = tuple(self._select(*key))
         return list(memo[key])
 
-    def _select(self, who, accelerator, chip_count, benchmark, round, framework, category, division
+    def _select(self, who: str | None, accelerator: str | None, chip_count: int | None, benchmark: str | None,
+                round: str | None, framework: str | None, category: str | None, division: str | None
                 ) -> list[OfficialResult]:
         out = []
         # scan the fewest rows an index gives (each index keeps the table's order, so the answer's is the same)
@@ -213,19 +224,18 @@ class OfficialResults:
 
     def _index(self, attr: str) -> dict[Any, list[OfficialResult]]:
         """The results by the value of one of their fields, built on first use."""
-        key = f"_by_{attr}"
-        index = self.__dict__.get(key)
+        index = self._indexes.get(attr)
         if index is None:
-            index = self.__dict__[key] = {}
+            index = self._indexes[attr] = {}
             for r in self.results:
                 index.setdefault(getattr(r, attr), []).append(r)
         return index
 
     def record(self, record_id: str) -> OfficialResult:
         """The result with that record id (a KeyError if there is none), from an index built on first use."""
-        index = self.__dict__.get("_by_id")
+        index = self._by_id
         if index is None:
-            index = self.__dict__["_by_id"] = {r.record_id: r for r in self.results}
+            index = self._by_id = {r.record_id: r for r in self.results}
         return index[record_id]
 
     # -- questions ---------------------------------------------------------------------------------
@@ -298,7 +308,7 @@ class OfficialResults:
 
     def benchmarks(self, round: str, division: str | None = None) -> tuple[str, ...]:
         """Benchmarks with at least one scored result in the round."""
-        memo = self.__dict__.setdefault("_benchmarks_memo", {})
+        memo = self._benchmarks_memo
         if (round, division) not in memo:
             memo[(round, division)] = tuple(sorted({r.benchmark for r in self.select(round=round, division=division)
                                                     if r.scored}))
@@ -354,7 +364,7 @@ class OfficialResults:
         chip-minutes, the way vendors count 'per accelerator' records; single_node: among results of one
         server, the way server makers count theirs).  Memoized like `select`."""
         key = (who, round, category, division, per_chip, single_node)
-        memo = self.__dict__.setdefault("_leads_memo", {})
+        memo = self._leads_memo
         if key not in memo:
             memo[key] = self._leads(who, round, category, division, per_chip, single_node)
         return memo[key]
@@ -426,9 +436,9 @@ class OfficialResults:
 
     def statements_of(self, metric: str) -> tuple[Statement, ...]:
         """The statements of one metric (indexed once)."""
-        index = self.__dict__.get("_by_metric")
+        index = self._by_metric
         if index is None:
-            index = self.__dict__["_by_metric"] = {}
+            index = self._by_metric = {}
             for st in self.statements:
                 index.setdefault(st.metric, []).append(st)
         return tuple(index.get(metric, ()))

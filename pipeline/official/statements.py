@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -36,6 +35,10 @@ class Statement:
     source_date: str | None
     note: str
 
+    def __reduce__(self) -> tuple:
+        # compiled (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute
+        return (Statement, tuple(getattr(self, f.name) for f in fields(self)))
+
     @property
     def number(self) -> float:
         """The value as a number; a ValueError for a date or a statement without a figure."""
@@ -45,11 +48,10 @@ class Statement:
 
     def entity_values(self, key: str) -> tuple[str, ...]:
         """The ids the statement gives for an entity type (`org`, `round`...); empty when it names none."""
-        return self._entity_map.get(key, ())
-
-    @cached_property
-    def _entity_map(self) -> dict[str, tuple[str, ...]]:
-        return dict(self.entities)
+        for k, values in reversed(self.entities):  # a few pairs: a scan (the last given wins, as in a dict)
+            if k == key:
+                return values
+        return ()
 
     @property
     def evidence(self) -> tuple[str, ...]:
