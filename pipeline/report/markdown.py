@@ -16,8 +16,9 @@ from pipeline.report.load import ArticleView, ReportData
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-# what cell() would change: a special character, or whitespace other than single spaces between words
-_CHANGES = re.compile(r"[\\`*_\[\]|~&<>]|\s\s|[^\S ]|^ | $")
+# the characters cell() escapes; a cell with none of them is only put on one line (one character class
+# scans fast, where an alternation with the whitespace rules cost a regex attempt at every position)
+_CHANGES = re.compile(r"[\\`*_\[\]|~&<>]")
 
 
 def cell(value: Any) -> str:
@@ -25,11 +26,11 @@ def cell(value: Any) -> str:
     if value is None:
         return ""
     text = str(value)
-    if _CHANGES.search(text) is None:  # most cells: nothing to escape
-        return text
-    text = text.translate(_ENTITIES)  # before the backslashes: '&' is not special to them
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
+    one_line = " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
+    if _CHANGES.search(one_line) is None:  # most cells: nothing to escape
+        return one_line
+    text = one_line.translate(_ENTITIES)  # before the backslashes: '&' is not special to them
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def code(value: Any) -> str:
