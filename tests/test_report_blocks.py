@@ -80,3 +80,18 @@ def test_blocks_number_the_articles_in_order():
 ])
 def test_badge(verdict: str, html: str):
     assert verdict_badge(verdict) == html
+
+
+@pytest.mark.parametrize("text", [
+    "TPU v4 是 TPU v3 的 2.7 倍",
+    'Nvidia said "4x" & more <b>bold</b>',
+    "it's 23 s",
+    "&amp; already an entity",
+    "",
+])
+def test_text_is_escaped_as_markupsafe_escapes_it(text):
+    from markupsafe import escape
+
+    from pipeline.report.blocks import text_html
+
+    assert text_html(text) == str(escape(text))

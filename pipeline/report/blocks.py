@@ -2,8 +2,8 @@
 HTML written here rather than in the template: the template's loop over every text segment and every claim
 was a quarter of a report part's rendering, and this module is compiled with the stages (pipeline/native.py).
 
-Every article string is escaped with markupsafe, as the template's autoescape did; the output is what the
-template printed, byte for byte, so the page's script and styles see the same elements.
+Every article string is escaped as markupsafe escapes it (text_html), as the template's autoescape did; the
+output is what the template printed, byte for byte, so the page's script and styles see the same elements.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.report.fmt import VERDICT_LABELS
 from pipeline.report.load import ArticleView, Segment
@@ -20,23 +20,44 @@ CLAIM_HEAD = ('<thead><tr><th>#</th><th>claim</th><th>kind</th><th>as written</t
               '<th>official</th><th>verdict</th><th>distortion</th></tr></thead>')
 
 
+# markupsafe.escape's replacements, applied to a str as str methods: the blocks are built as one str, and
+# escape() builds a Markup of every field (a Python-level constructor) where a page holds thousands
+_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;"))
+
+
+def text_html(text: str) -> str:
+    """`text` escaped for HTML, as str(markupsafe.escape(text)) gives it."""
+    for char, entity in _ESCAPES:
+        if char in text:
+            text = text.replace(char, entity)
+    return text
+
+
 @lru_cache(maxsize=256)
+def _badge(v: str, label: str | None = None) -> str:
+    return f'<span class="badge v-{text_html(v)}">{text_html(label or VERDICT_LABELS.get(v, v))}</span>'
+
+
 def verdict_badge(v: str, label: str | None = None) -> Markup:
     """A verdict's badge: its label in its colour."""
-    return Markup(f'<span class="badge v-{escape(v)}">{escape(label or VERDICT_LABELS.get(v, v))}</span>')
+    return Markup(_badge(v, label))
+
+
+def _field(c: Any, key: str) -> str:
+    value = c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+    return text_html("" if value is None and not (isinstance(c, dict) and key in c) else str(value))
 
 
 def field_html(c: Any, key: str) -> Markup:
     """A claim's field as the page prints it, escaped: empty when missing (a present None prints "None")."""
-    value = c.get(key) if isinstance(c, dict) else getattr(c, key, None)
-    return escape("" if value is None and not (isinstance(c, dict) and key in c) else str(value))
+    return Markup(_field(c, key))
 
 
 def _segments(out: list[str], segments: list[Segment]) -> None:
     for s in segments:
-        text = str(escape(s.text))
+        text = text_html(s.text)
         if s.claim:
-            claim, verdict = str(escape(s.claim)), str(escape(s.verdict))
+            claim, verdict = text_html(s.claim), text_html(str(s.verdict))
             anchor = f' id="c-{claim}"' if s.first else ""
             out.append(f'<mark class="claim v-{verdict}" data-claim="{claim}" data-verdict="{verdict}"{anchor} '
                        f'tabindex="0" role="button">{text}</mark>')
@@ -48,35 +69,35 @@ def _claim_rows(out: list[str], claims: list[dict[str, Any]]) -> None:
     for i, c in enumerate(claims, 1):
         shown = c.get("display")
         verdict = c.get("verdict")
-        out.append(f'\n        <tr class="claim-row" data-claim="{field_html(c, "id")}" '
-                   f'data-verdict="{field_html(c, "verdict")}"><td class="num">{i}</td>'
-                   f'<td>{field_html(c, "text")}</td><td>{field_html(c, "kind")}</td>\n'
-                   f'          <td>{field_html(shown, "value")}</td><td>{field_html(shown, "interval")}</td>'
-                   f'<td>{field_html(shown, "official")}</td>'
-                   f'<td>{verdict_badge("" if verdict is None else str(verdict))}</td>'
-                   f'<td>{field_html(shown, "distortion")}</td></tr>\n      ')
+        out.append(f'\n        <tr class="claim-row" data-claim="{_field(c, "id")}" '
+                   f'data-verdict="{_field(c, "verdict")}"><td class="num">{i}</td>'
+                   f'<td>{_field(c, "text")}</td><td>{_field(c, "kind")}</td>\n'
+                   f'          <td>{_field(shown, "value")}</td><td>{_field(shown, "interval")}</td>'
+                   f'<td>{_field(shown, "official")}</td>'
+                   f'<td>{_badge("" if verdict is None else str(verdict))}</td>'
+                   f'<td>{_field(shown, "distortion")}</td></tr>\n      ')
 
 
 def article_block(a: ArticleView, number: int) -> str:
     """One article's block of the page (`number` counts from 1: its anchor, doc-N)."""
-    doc = str(escape(a.doc))
+    doc = text_html(a.doc)
     langs = a.langs
-    title = str(escape(a.title or a.doc))
-    out = [f'\n  <article class="doc" data-doc="{doc}" data-langs="{" ".join(str(escape(x)) for x in langs)}" '
+    title = text_html(a.title or a.doc)
+    out = [f'\n  <article class="doc" data-doc="{doc}" data-langs="{" ".join(text_html(x) for x in langs)}" '
            f'id="doc-{number}">\n    <h2>{title}</h2>\n    <p class="muted doc-meta"><span class="doc">{doc}</span>']
     for key in ("date", "source"):
         if a.meta.get(key):
-            out.append(f" · {escape(a.meta.get(key))}")
+            out.append(f" · {text_html(str(a.meta.get(key)))}")
     out.append(f"\n      · {len(a.claims)} claims")
     for v, n in a.counts:
-        out.append(f" · {verdict_badge('' if v is None else str(v))} {n}")
+        out.append(f" · {_badge('' if v is None else str(v))} {n}")
     out.append("</p>\n    ")
     if a.note:
-        out.append(f'<p class="note">{escape(a.note)}</p>')
+        out.append(f'<p class="note">{text_html(a.note)}</p>')
     out.append(f'\n    <details {"open" if a.claims else ""}><summary>'
                f'{"article text" if a.full_text else "sentences"}</summary>\n    ')
     if a.full_text:
-        out.append(f'\n      <div class="text" lang="{escape(langs[0]) if langs else ""}">')
+        out.append(f'\n      <div class="text" lang="{text_html(langs[0]) if langs else ""}">')
         _segments(out, a.blocks[0])
         out.append("</div>\n    ")
     else:
