@@ -152,27 +152,36 @@ class Text:
         return self._folded
 
 
-def _search(alts: Alternatives) -> tuple[re.Pattern[str], bool] | None:
-    """One set of alternatives as one search: over the folded view when every text is case-folded,
-    over the text itself when none is (a set that mixes both stays unchecked)."""
+def _search(alts: Alternatives) -> tuple[re.Pattern[str] | None, tuple[str, ...], bool] | None:
+    """One set of alternatives as one check: over the folded view when every text is case-folded, over the
+    text itself when none is (a set that mixes both stays unchecked).  Plain texts are looked for with
+    `in`, each a fast scan, where one search of their alternation tried every one at every position; a
+    set that takes any digit is one regex search."""
     views = {icase for t, icase in alts if t != DIGIT}
     if len(views) > 1:
         return None
+    folded = views == {True}
+    if all(t != DIGIT for t, _ in alts):
+        return None, tuple(sorted((t for t, _ in alts), key=lambda x: (-len(x), x))), folded
     parts = sorted((r"\d" if t == DIGIT else re.escape(t) for t, _ in alts), key=lambda x: (-len(x), x))
-    return re.compile("|".join(parts)), views == {True}
+    return re.compile("|".join(parts)), (), folded
 
 
 class Prefilter:
     """`Prefilter(rx)(text)` is False only where `rx` cannot match `text`: each required set of
-    alternatives is one regex search, the rarest-looking first."""
+    alternatives is one check, the rarest-looking first."""
 
     def __init__(self, rx: re.Pattern[str]) -> None:
         reqs = sorted(requirement(rx), key=_score, reverse=True)
         self.checks = tuple(c for c in map(_search, reqs) if c is not None)
 
     def __call__(self, text: Text) -> bool:
-        for search, folded in self.checks:
-            if search.search(text.folded if folded else text.text) is None:
+        for search, texts, folded in self.checks:
+            s = text.folded if folded else text.text
+            if search is None:
+                if not any(t in s for t in texts):
+                    return False
+            elif search.search(s) is None:
                 return False
         return True
 
