@@ -103,7 +103,7 @@ def test_the_tokenizer_finds_cjk_suffixes_as_spacys_suffix_regex_does(text: str)
 
     from pipeline.link.recognize import CJK_CHAR, get_recognizer
 
-    fast = get_recognizer().nlp.tokenizer
+    fast = get_recognizer().tokenizer
     suffixes = compile_suffix_regex([*spacy.blank("en").Defaults.suffixes, CJK_CHAR])
     plain = Tokenizer(fast.vocab, rules={}, prefix_search=fast.prefix_search, suffix_search=suffixes.search,
                       infix_finditer=fast.infix_finditer, url_match=None)

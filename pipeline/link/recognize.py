@@ -98,30 +98,30 @@ class Analysis:
         object.__setattr__(self, "cues", cues)
 
 
-def _blank_nlp() -> Any:
-    """spacy.blank("en")'s punctuation rules with CJK characters split into single tokens.
+def _tokenizer() -> Any:
+    """A spaCy tokenizer with English's punctuation rules and CJK characters split into single tokens.
 
-    The tokenizer is rebuilt once, without English's ~5,000 special cases (don't, a.m., emoticons): they
-    never change where a name starts or ends, and reloading them for each rule we replace was most of
-    the start-up time (0.9 s of 1.4 s)."""
+    Built on its own vocabulary, without spacy.blank("en"): a Language would load English's ~5,000 special
+    cases (don't, a.m., emoticons), which never change where a name starts or ends, and that was 0.3 s of
+    every start-up."""
     from pipeline.spacy_import import import_spacy
 
-    spacy = import_spacy()
+    import_spacy()
+    from spacy.lang.en import English
     from spacy.tokenizer import Tokenizer
     from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
+    from spacy.vocab import Vocab
 
-    nlp = spacy.blank("en")
-    d = nlp.Defaults
+    d = English.Defaults
     prefixes, suffixes, infixes = list(d.prefixes or []), list(d.suffixes or []), list(d.infixes or [])
-    nlp.tokenizer = Tokenizer(
-        nlp.vocab,
+    return Tokenizer(
+        Vocab(),
         rules={},
         prefix_search=compile_prefix_regex([*prefixes, CJK_CHAR]).search,
         suffix_search=_suffix_search(compile_suffix_regex([*suffixes, CJK_CHAR]).search),
         infix_finditer=compile_infix_regex([*infixes, CJK_CHAR, *SPLIT_PUNCT]).finditer,
         url_match=None,
     )
-    return nlp
 
 
 _ONE_CJK = re.compile(CJK_CHAR)
@@ -207,7 +207,7 @@ class Recognizer:
         self.rules = kb.linking
         self._memo: OrderedDict[tuple[str, int], Analysis] = OrderedDict()
         self._by_text: OrderedDict[str, Analysis] = OrderedDict()  # at offset 0
-        self.nlp = _blank_nlp()
+        self.tokenizer = _tokenizer()
         from spacy.attrs import IDX, LENGTH
 
         self._offsets = [IDX, LENGTH]
@@ -259,7 +259,7 @@ class Recognizer:
         text between them, read as arrays (no Token objects).  The space right after a CJK character is
         that token's trailing space, as spaCy would have it."""
         out: list[tuple[int, int]] = []
-        tokenizer, offsets, pieces = self.nlp.tokenizer, self._offsets, self._pieces
+        tokenizer, offsets, pieces = self.tokenizer, self._offsets, self._pieces
         pos = 0
         for m in _NOT_CJK.finditer(text):
             start, end = m.span()
