@@ -11,6 +11,7 @@ Python lists makes pyarrow import pandas (0.7 s of a run's merge, for nothing el
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 from collections.abc import Iterable
 from typing import IO, Any
@@ -105,24 +106,37 @@ class ParquetStream:
     the stream rebuilds the table from claims.jsonl with that field's column (write_parquet)."""
 
     def __init__(self, extra: list[str], batch: int = 20_000) -> None:
-        self.pa, self.pq, pj = _pyarrow()  # ImportError, saying what to install, without pyarrow
+        if importlib.util.find_spec("pyarrow") is None:
+            _pyarrow()  # the ImportError that says what to install, before anything is written
         self.extra, self.batch = extra, batch
-        self.schema = _schema(extra)
         self.known = SKIP | set(extra)
         self.complete = True
+        self._fh: IO[bytes] | None = None
         self._writer: Any = None
-        self._read_json = pj.read_json
-        # every row has every column of the schema, and nothing else
-        self._parse = pj.ParseOptions(explicit_schema=self.schema, unexpected_field_behavior="error")
-        self._read = pj.ReadOptions(use_threads=False)
+        # pyarrow and its JSON reader's options, loaded when the first rows are converted
+        self._arrow: Any = None
+        self._read_json: Any = None
+        self._parse: Any = None
+        self._read: Any = None
         self._lines: list[bytes] = []
         # rows become Arrow tables a few thousand at a time, so that no long pause comes at the end
         self._tables: list[Any] = []
         self._rows = 0  # rows in _tables
 
     def open(self, fh: IO[bytes]) -> None:
-        """Start the table in `fh`."""
-        self._writer = self.pq.ParquetWriter(fh, self.schema, compression="zstd")
+        """Start the table in `fh` (pyarrow is loaded with the first rows: a run's merge opens its table before
+        the workers start, and the half second of pyarrow's import then ran while the second core waited)."""
+        self._fh = fh
+
+    def _start(self) -> None:
+        pa, pq, pj = _pyarrow()
+        self._arrow = pa
+        schema = _schema(self.extra)
+        self._read_json = pj.read_json
+        # every row has every column of the schema, and nothing else
+        self._parse = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+        self._read = pj.ReadOptions(use_threads=False)
+        self._writer = pq.ParquetWriter(self._fh, schema, compression="zstd")
 
     def add(self, c: dict[str, Any]) -> None:
         """One claim as a row."""
@@ -141,6 +155,8 @@ class ParquetStream:
             self.add(c)
 
     def _convert(self) -> None:
+        if self._writer is None:
+            self._start()
         data = io.BytesIO(b"\n".join(self._lines))
         self._tables.append(self._read_json(data, read_options=self._read, parse_options=self._parse))
         self._rows += len(self._lines)
@@ -150,13 +166,15 @@ class ParquetStream:
 
     def _flush(self) -> None:
         if self._tables:
-            self._writer.write_table(self.pa.concat_tables(self._tables))
+            self._writer.write_table(self._arrow.concat_tables(self._tables))
         self._tables, self._rows = [], 0
 
     def close(self) -> None:
         """Write the last row group and the file's footer."""
         if self._lines:
             self._convert()
+        if self._writer is None:  # no rows: still a table, with its columns
+            self._start()
         self._flush()
         self._writer.close()
 
