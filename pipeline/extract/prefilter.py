@@ -152,7 +152,7 @@ class Text:
         return self._folded
 
 
-def _search(alts: Alternatives) -> tuple[re.Pattern[str] | None, tuple[str, ...], bool] | None:
+def _check(alts: Alternatives) -> tuple[re.Pattern[str] | None, tuple[str, ...], bool] | None:
     """One set of alternatives as one check: over the folded view when every text is case-folded, over the
     text itself when none is (a set that mixes both stays unchecked).  Plain texts are looked for with
     `in`, each a fast scan, where one search of their alternation tried every one at every position; a
@@ -173,7 +173,7 @@ class Prefilter:
 
     def __init__(self, rx: re.Pattern[str]) -> None:
         reqs = sorted(requirement(rx), key=_score, reverse=True)
-        self.checks = tuple(c for c in map(_search, reqs) if c is not None)
+        self.checks = tuple(c for c in map(_check, reqs) if c is not None)
 
     def __call__(self, text: Text) -> bool:
         for search, texts, folded in self.checks:

@@ -9,9 +9,10 @@ from pipeline.official.systems import FEWER_CHIPS
 PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
 
 
-def _rebuild(record: object) -> tuple:
-    """pickle's recipe for an answer: its class called with its fields.  Compiled (pipeline.native), a frozen
-    dataclass cannot be unpickled attribute by attribute, which pickle's default does."""
+def by_fields(record: object) -> tuple:
+    """pickle's recipe (__reduce__) for a frozen record: its class called with its fields.  Compiled
+    (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute, which pickle's default
+    does."""
     return (type(record), tuple(getattr(record, f.name) for f in fields(record) if f.init))  # type: ignore[arg-type]
 
 
@@ -59,7 +60,7 @@ class OfficialResult:
                            None if published is None else ((published - half) * 60.0, (published + half) * 60.0))
 
     def __reduce__(self) -> tuple:
-        return _rebuild(self)
+        return by_fields(self)
 
     @property
     def size_uncertain(self) -> bool:
@@ -99,7 +100,7 @@ class SystemSize:
     orgs: tuple[str, ...]
 
     def __reduce__(self) -> tuple:
-        return _rebuild(self)
+        return by_fields(self)
 
     @property
     def evidence(self) -> tuple[str, ...]:
@@ -121,7 +122,7 @@ class Speedup:
     evidence: tuple[str, ...]
 
     def __reduce__(self) -> tuple:
-        return _rebuild(self)
+        return by_fields(self)
 
     @property
     def ratios(self) -> dict[str, float]:
@@ -145,7 +146,7 @@ class Leads:
     uncertain: tuple[str, ...]  # benchmarks where an unscored record (missing logs) might be faster
 
     def __reduce__(self) -> tuple:
-        return _rebuild(self)
+        return by_fields(self)
 
     @property
     def evidence(self) -> tuple[str, ...]:
@@ -171,7 +172,7 @@ class CountUnder:
     uncertain: tuple[str, ...]  # the org's unscored records (could be under the bound)
 
     def __reduce__(self) -> tuple:
-        return _rebuild(self)
+        return by_fields(self)
 
     @property
     def evidence(self) -> tuple[str, ...]:

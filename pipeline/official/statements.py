@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from pipeline.errors import OfficialTableError
+from pipeline.official.answers import by_fields
 from pipeline.records import ENTITY_TYPES
 
 # hosts that serve drafts or mirrors, never the public page of a source
@@ -36,8 +37,7 @@ class Statement:
     note: str
 
     def __reduce__(self) -> tuple:
-        # compiled (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute
-        return (Statement, tuple(getattr(self, f.name) for f in fields(self)))
+        return by_fields(self)
 
     @property
     def number(self) -> float:
