@@ -95,3 +95,19 @@ def test_text_is_escaped_as_markupsafe_escapes_it(text):
     from pipeline.report.blocks import text_html
 
     assert text_html(text) == str(escape(text))
+
+
+# A claim on the page carries only the fields the script reads, and of those only the ones that say
+# something: None, "" and an empty list or mapping are left out; a zero, a false flag or an empty tuple
+# is a value.
+@pytest.mark.parametrize("value, shown", [
+    (None, False), ("", False), ([], False), ({}, False),
+    (0, True), (0.0, True), (False, True), ((), True), ("x", True), ([0], True), ({"a": None}, True),
+])
+def test_a_page_claim_keeps_a_field_unless_it_is_empty(value, shown: bool):
+    from pipeline.report.html import _on_page
+
+    claim = {"id": "c1", "official": value, "doc": "a.txt"}
+    page = _on_page(claim, {})
+    assert ("official" in page) is shown
+    assert page["doc"] == 0 and "value" not in page  # an index into the page's articles; not a field it reads

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 
 from pipeline.official.systems import FEWER_CHIPS
@@ -14,6 +15,13 @@ def by_fields(record: object) -> tuple:
     (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute, which pickle's default
     does."""
     return (type(record), tuple(getattr(record, f.name) for f in fields(record) if f.init))  # type: ignore[arg-type]
+
+
+def partners(submitter: str) -> frozenset[str]:
+    """The companies of a joint submission as its folder names them ("IBM+CoreWeave+NVIDIA",
+    "NVIDIA_CoreWeave", "Azure+NVIDIA"): each one's result as much as the first-named's (the table's org)."""
+    parts = re.split(r"[+_]", submitter.lower())
+    return frozenset(p.strip() for p in parts) if len(parts) > 1 else frozenset()
 
 
 @dataclass(frozen=True)
@@ -49,8 +57,12 @@ class OfficialResult:
     published_minutes: float | None = field(init=False, repr=False, compare=False)  # as MLPerf publishes it
     # seconds consistent with the published two-decimal minutes (0.39 min -> 23.1-23.7 s)
     published_interval_seconds: tuple[float, float] | None = field(init=False, repr=False, compare=False)
+    # the names a `who` filter finds it by: its org id, its submitter folder (lowercased) and, for a joint
+    # submission, each partner's (OfficialResults.select asks it of every result of a round)
+    names: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "names", frozenset((self.org, self.submitter.lower())) | partners(self.submitter))
         minutes = self.minutes
         published = None if minutes is None else round(minutes, PUBLISHED_DECIMALS)
         half = 0.5 * 10**-PUBLISHED_DECIMALS

@@ -8,7 +8,6 @@ frozen dataclass whose `evidence` lists the record ids (and statement URLs) it r
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -202,7 +201,7 @@ class OfficialResults:
                     rows = indexed
         low = who.lower() if who is not None else None
         for r in rows:
-            if low is not None and low not in (r.org, r.submitter.lower()) and low not in _partners(r.submitter):
+            if low is not None and low not in r.names:
                 continue
             if accelerator is not None and r.accelerator != accelerator and (
                     r.accelerator not in self.families.get(accelerator, ())):
@@ -472,10 +471,3 @@ def _stamp(path: Path) -> tuple:
         out.append((f.name, st.st_size, st.st_mtime_ns))
     return tuple(out)
 
-
-@lru_cache(maxsize=1024)
-def _partners(submitter: str) -> frozenset[str]:
-    """The companies of a joint submission as its folder names them ("IBM+CoreWeave+NVIDIA",
-    "NVIDIA_CoreWeave", "Azure+NVIDIA"): each one's result as much as the first-named's (the table's org)."""
-    parts = re.split(r"[+_]", submitter.lower())
-    return frozenset(p.strip() for p in parts) if len(parts) > 1 else frozenset()

@@ -96,14 +96,25 @@ def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[
     return out
 
 
+def _shown(v: Any) -> bool:
+    """Whether the page carries a field: not when it is None, "" or an empty list or mapping."""
+    return v is not None and (bool(v) or not isinstance(v, (str, list, dict)))
+
+
 def _on_page(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
-    out = {k: c[k] for k in ON_PAGE if c.get(k) not in (None, "", [], {})}
-    if isinstance(out.get("entities"), dict):
-        out["entities"] = {k: v for k, v in out["entities"].items() if v}
+    out = {}
+    for k in ON_PAGE:
+        v = c.get(k)
+        if _shown(v):
+            out[k] = v
+    entities = out.get("entities")
+    if isinstance(entities, dict):
+        out["entities"] = {k: v for k, v in entities.items() if v}
     if "doc" in out:  # an index into the page's list of articles: a path once per page, not once per claim
         out["doc"] = docs.setdefault(str(out["doc"]), len(docs))
-    if isinstance(c.get("display"), dict):
-        out["display"] = {k: v for k, v in c["display"].items() if k in DISPLAY_ON_PAGE and v not in (None, "")}
+    shown = c.get("display")
+    if isinstance(shown, dict):
+        out["display"] = {k: v for k, v in shown.items() if k in DISPLAY_ON_PAGE and v is not None and v != ""}
     return out
 
 

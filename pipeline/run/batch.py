@@ -52,7 +52,7 @@ from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row:
 )
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
-from pipeline.run.worker import end_of_articles, tune_worker, warm_up
+from pipeline.run.worker import end_of_articles, run_pipeline, tune_worker, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -196,7 +196,7 @@ def _work(args: tuple[str, str, Settings, str, str]) -> bytes:
     """One article, in a worker: its part, already serialized, so the conversion runs in the workers in
     parallel and only its bytes come back to the parent."""
     path, root, settings, digest, version = args
-    result = process_path(Path(path), Path(root), settings)
+    result = process_path(Path(path), Path(root), settings, run_pipeline(settings))
     # its lines of claims.jsonl and claims.csv, rendered here, so that the merge, which runs alone, only
     # copies them
     return _part_text(_result_to_part(result, digest, version))
@@ -415,19 +415,20 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
             record(result, doc, digest)
         return
     jobs = [(str(p), str(input_dir), settings, digest, version) for p, _, digest in todo]
+    pages = any(ARTICLE_SUFFIXES.get(p.suffix.lower()) == "html" for p, _, _ in todo)
     if settings.article_timeout <= 0:
-        warm_up(settings)
+        warm_up(settings, pages)
         for (_, doc, digest), job in zip(todo, jobs, strict=True):
             record(_work(job), doc, digest)
         return
     warm = None
     if uses_fork():
-        warm_up(settings)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
+        warm_up(settings, pages)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
         # a worker tunes its own gc; this process merges while they work, and its garbage must not wait
         warm = tune_worker
         end_of_articles()
     else:
-        warm = functools.partial(warm_up, settings)
+        warm = functools.partial(warm_up, settings, pages)
     timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
     for outcome in run_jobs(jobs, _work, max(1, workers), timeout, warm=warm):
         path, doc, digest = todo[outcome.index]
