@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.report.blocks import article_block, article_blocks, verdict_badge
+from pipeline.report.blocks import article_block, article_blocks, page_claim, verdict_badge
 from pipeline.report.load import ArticleView, Segment, highlight
 
 TEXT = "Google trained BERT in 23 seconds on <b>4,096</b> chips & won."
@@ -105,9 +105,7 @@ def test_text_is_escaped_as_markupsafe_escapes_it(text):
     (0, True), (0.0, True), (False, True), ((), True), ("x", True), ([0], True), ({"a": None}, True),
 ])
 def test_a_page_claim_keeps_a_field_unless_it_is_empty(value, shown: bool):
-    from pipeline.report.html import _on_page
-
     claim = {"id": "c1", "official": value, "doc": "a.txt"}
-    page = _on_page(claim, {})
+    page = page_claim(claim, {})
     assert ("official" in page) is shown
     assert page["doc"] == 0 and "value" not in page  # an index into the page's articles; not a field it reads

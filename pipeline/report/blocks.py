@@ -120,3 +120,36 @@ def article_block(a: ArticleView, number: int) -> str:
 def article_blocks(articles: list[ArticleView]) -> Markup:
     """Every article's block, in order (built from escaped parts, so safe to print as it is)."""
     return Markup("".join([article_block(a, n) for n, a in enumerate(articles, 1)]))
+
+
+# The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a
+# reader who wants every field has them (at 10,000 articles the unread ones were a third of the report)
+ON_PAGE = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "unit", "metric", "entities", "verdict",
+           "official", "evidence", "explanation", "display")
+DISPLAY_ON_PAGE = frozenset(("value", "interval", "official", "reading", "bound", "compared_to", "frame", "readings",
+                             "verdict", "distortion"))
+
+
+def shown(v: Any) -> bool:
+    """Whether the page carries a field: not when it is None, "" or an empty list or mapping."""
+    return v is not None and (bool(v) or not isinstance(v, (str, list, dict)))
+
+
+def page_claim(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
+    """A claim as the page's script reads it: the fields it shows (ON_PAGE) that say something, its
+    entities that are set, and `doc` as an index into `docs`, the page's list of articles (a path once per
+    page, not once per claim), which it extends."""
+    out: dict[str, Any] = {}
+    for k in ON_PAGE:
+        v = c.get(k)
+        if shown(v):
+            out[k] = v
+    entities = out.get("entities")
+    if isinstance(entities, dict):
+        out["entities"] = {k: v for k, v in entities.items() if v}
+    if "doc" in out:
+        out["doc"] = docs.setdefault(str(out["doc"]), len(docs))
+    display = c.get("display")
+    if isinstance(display, dict):
+        out["display"] = {k: v for k, v in display.items() if k in DISPLAY_ON_PAGE and v is not None and v != ""}
+    return out

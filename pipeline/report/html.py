@@ -21,18 +21,12 @@ from markupsafe import Markup, escape
 
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
-from pipeline.report.blocks import article_blocks, field_html, verdict_badge
+from pipeline.report.blocks import article_blocks, field_html, page_claim, verdict_badge
 from pipeline.report.chart import claims_chart
 from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
 
 TEMPLATES = PACKAGE / "report" / "templates"
-# The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a
-# reader who wants every field has them (at 10,000 articles the unread ones were a third of the report)
-ON_PAGE = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "unit", "metric", "entities", "verdict",
-           "official", "evidence", "explanation", "display")
-DISPLAY_ON_PAGE = ("value", "interval", "official", "reading", "bound", "compared_to", "frame", "readings",
-                   "verdict", "distortion")
 # JSON inside <script>: these characters could end the element or open a comment; U+2028/9 break old parsers.
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -96,38 +90,16 @@ def _entity_options(claims: list[dict[str, Any]]) -> list[tuple[str, list[tuple[
     return out
 
 
-def _shown(v: Any) -> bool:
-    """Whether the page carries a field: not when it is None, "" or an empty list or mapping."""
-    return v is not None and (bool(v) or not isinstance(v, (str, list, dict)))
-
-
-def _on_page(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
-    out = {}
-    for k in ON_PAGE:
-        v = c.get(k)
-        if _shown(v):
-            out[k] = v
-    entities = out.get("entities")
-    if isinstance(entities, dict):
-        out["entities"] = {k: v for k, v in entities.items() if v}
-    if "doc" in out:  # an index into the page's list of articles: a path once per page, not once per claim
-        out["doc"] = docs.setdefault(str(out["doc"]), len(docs))
-    shown = c.get("display")
-    if isinstance(shown, dict):
-        out["display"] = {k: v for k, v in shown.items() if k in DISPLAY_ON_PAGE and v is not None and v != ""}
-    return out
-
-
 def _add_summaries(shown: list[dict[str, Any]], claims: list[dict[str, Any]], kb: KnowledgeBase) -> None:
     """A claim in a language other than English gets its verdict in one sentence of that language (the
     explanation beside it is in English)."""
     from pipeline.report.summary import summarize
 
-    for page_claim, claim in zip(shown, claims, strict=True):
+    for on_page, claim in zip(shown, claims, strict=True):
         if claim.get("lang") not in (None, "en"):
             said = summarize(claim, kb)
             if said:
-                page_claim["summary"] = said
+                on_page["summary"] = said
 
 
 def _official(path: str | None) -> Any:
@@ -156,7 +128,7 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     js = inline_asset("report.js.j2")
     # the page shows frame and readings from their display strings: the raw records stay in claims.jsonl
     docs: dict[str, int] = {}
-    claims = [_on_page(c, docs) for c in report.claims]
+    claims = [page_claim(c, docs) for c in report.claims]
     kb = report.kb or load_kb()
     _add_summaries(claims, report.claims, kb)
     # each evidence id once per page, said in words with its link (a claim's panel looks it up)

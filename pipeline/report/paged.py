@@ -80,8 +80,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                         meanwhile: Callable[[], list[Path]] | None = None, kb: KnowledgeBase | None = None
                         ) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
-    earlier run with more parts are removed.  With `workers` > 1 the parts are rendered in that many
-    processes (forked, where the platform allows: they share the index without copying it), and this
+    earlier run with more parts are removed.  With `workers` > 1 (cores) the parts are rendered in as many
+    processes and one more (forked, where the platform allows: they share the index without copying it), and this
     process runs `meanwhile` (more of the report's files, whose paths it returns) while they work."""
     index = index or index_corpus(out_dir)
     errors = read_rows(out_dir / "errors.jsonl")
@@ -90,7 +90,6 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     doc_pages = {d: f"{part_name(i // per_page + 1)}.html" for i, d in enumerate(docs)}
     pages_dir = out_dir / PAGES_DIR
     written: list[Path] = []
-    rows: list[IndexRow] = []
     kb = kb or load_kb()  # once for every part (forked workers inherit it)
     _SHARED.update(pages_dir=pages_dir, index=index, folder=folder, official=official, docs=docs, total=total,
                    per_page=per_page, doc_pages=doc_pages, kb=kb)
@@ -99,51 +98,60 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
         page = doc_pages.get(str(c.get("doc")))
         return f"{PAGES_DIR}/{page}#c-{c.get('id')}" if page else None
 
-    chart, top = "", {}
+    # the corpus page's summary counts the articles that gave a claim: the index knows them before any part
+    summary = index.summary(len(docs), sum(1 for d in docs if index.claim_offsets.get(d)), len(errors))
+    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+    numbers = range(1, total + 1)
+    done: list[tuple[list[Path], list[IndexRow]]] = []
+
+    def rows_of(results: Iterator[tuple[list[Path], list[IndexRow]]]) -> Iterator[IndexRow]:
+        """The corpus page's rows, part by part as the parts are rendered (in order)."""
+        for result in results:
+            done.append(result)
+            if progress:
+                progress(len(done), total, "report parts")
+            yield from result[1]
+
+    def corpus_page(fh: dict[Path, Any], rows: Iterator[IndexRow], chart: str, top: dict[str, list]) -> None:
+        context = dict(summary=summary, official=official, out_dir=str(out_dir),
+                       input_dir=str(folder) if folder else None, pages=total, per_page=per_page, chart=Markup(chart),
+                       conflicts=top["conflicts"], discrepancies=top["discrepancies"], errors=errors,
+                       labels=VERDICT_LABELS, doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()},
+                       this_page=None, css=Markup(inline_asset("report.css.j2")))
+        for piece in template_env().get_template("index.html.j2").generate(articles=rows, **context):
+            fh[html_path].write(piece.encode("utf-8"))
+
     try:
-        numbers = range(1, total + 1)
-        done: list[tuple[list[Path], list[IndexRow]]] = []
-        if workers > 1 and total > 1 and uses_fork():
-            with mp.get_context("fork").Pool(min(workers, total)) as pool:
-                pending = pool.imap(_part_job, numbers)
-                if meanwhile is not None:
-                    written += meanwhile()
-                    meanwhile = None
-                # what the corpus page needs beside the parts' rows, while the parts are rendered
+        with atomic_writers([html_path, md_path]) as fh:
+            if workers > 1 and total > 1 and uses_fork():
+                # one process more than `workers` when there are more parts: the parts are few and of a size,
+                # and with one process per core the last of them run on one core while the other waits (five
+                # parts on two cores: three after two); three processes share both cores to the end
+                with mp.get_context("fork").Pool(min(workers + 1, total)) as pool:
+                    pending = pool.imap(_part_job, numbers)
+                    if meanwhile is not None:
+                        written += meanwhile()
+                        meanwhile = None
+                    # what the corpus page needs beside the parts' rows, while the parts are rendered; the
+                    # page itself is written as their rows come, not after the last part
+                    chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
+                    corpus_page(fh, rows_of(pending), chart, top)
+            else:
+                rows_of_all = list(rows_of(_part_job(n) for n in numbers))
                 chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
-                for result in pending:
-                    done.append(result)
-                    if progress:
-                        progress(len(done), total, "report parts")
-        else:
-            for n in numbers:
-                done.append(_part_job(n))
-                if progress:
-                    progress(n, total, "report parts")
+                corpus_page(fh, iter(rows_of_all), chart, top)
+            rows = [row for _, part_rows in done for row in part_rows]
+            for line in _index_markdown(summary, official, chart_file, top, errors, rows):
+                fh[md_path].write((line + "\n").encode("utf-8"))
     finally:
         _SHARED.clear()
     if meanwhile is not None:
         written += meanwhile()
-    for paths, part_rows in done:
+    for paths, _ in done:
         written += paths
-        rows += part_rows
     remove_stale_parts(pages_dir, total)
-    if not top:
-        chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
     atomic_write_text(out_dir / chart_file, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
     written.append(out_dir / chart_file)
-    summary = index.summary(len(docs), sum(1 for r in rows if r.claims), len(errors))
-    context = dict(summary=summary, official=official, out_dir=str(out_dir), input_dir=str(folder) if folder else None,
-                   pages=total, per_page=per_page, chart=Markup(chart), conflicts=top["conflicts"],
-                   discrepancies=top["discrepancies"], errors=errors, labels=VERDICT_LABELS,
-                   doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()}, this_page=None,
-                   css=Markup(inline_asset("report.css.j2")))
-    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    with atomic_writers([html_path, md_path]) as fh:
-        for piece in template_env().get_template("index.html.j2").generate(articles=iter(rows), **context):
-            fh[html_path].write(piece.encode("utf-8"))
-        for line in _index_markdown(summary, official, chart_file, top, errors, rows):
-            fh[md_path].write((line + "\n").encode("utf-8"))
     return [*written, html_path, md_path]
 
 

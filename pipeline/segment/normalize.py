@@ -75,11 +75,22 @@ def traditional_share(text: str, below: float = 0.0) -> float:
     Traditional-only characters outnumber Simplified-only ones (昇腾 is Simplified text, though t2s
     turns 昇 into 升).  A share under `below` is answered 0.0 without counting the Simplified side (most
     Simplified text has a character or two that t2s changes, and only the threshold matters then)."""
-    cjk = CJK_RE.findall(text)
+    return _share(CJK_RE.findall(text), below)
+
+
+# the ideographs traditional_share() weighs: enough to tell a text's script, however long the text
+SHARE_SAMPLE = 5000
+
+
+def _share(cjk: list[str], below: float, distinct: set[str] | None = None) -> float:
+    """traditional_share() of a text whose ideographs are `cjk`.  `distinct`, the set of `cjk` when the
+    caller has it, stands for the sample's own set while `cjk` is no longer than the sample."""
     if not cjk:
         return 0.0
-    sample = "".join(cjk[:5000])
-    if not any(map(_t2s_changes, set(sample))):
+    sample = "".join(cjk[:SHARE_SAMPLE])
+    if distinct is None or len(cjk) > SHARE_SAMPLE:
+        distinct = set(sample)
+    if not any(map(_t2s_changes, distinct)):
         # no character t2s changes on its own: Simplified text (what only a phrase changes, 看著 -> 看着,
         # is written with a character t2s changes elsewhere in Traditional text), without converting it
         return 0.0
@@ -130,9 +141,11 @@ def analysis_text(text: str, traditional_threshold: float = 0.03,
     """The text the stages analyse, and whether (any of) it was converted from Traditional Chinese.
     `sentence_ends` (the CJK languages' terminators) cut the passages judged on their own; lines always do."""
     folded = fold_width(text)
-    if traditional_share(folded, below=traditional_threshold) >= traditional_threshold:
+    cjk = CJK_RE.findall(folded)  # once: the share and the marked characters are both read off it
+    distinct = set(cjk)
+    if _share(cjk, traditional_threshold, distinct) >= traditional_threshold:
         return to_simplified(folded), True
-    marked = [c for c in set(CJK_RE.findall(folded)) if _t2s_changes(c)]
+    marked = [c for c in distinct if _t2s_changes(c)]
     if not marked:
         return folded, False
     # "單節點的DGX-1訓練MiniGo則需要約27分鐘" inside a Simplified article: that sentence is read as Simplified
