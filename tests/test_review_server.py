@@ -67,6 +67,18 @@ def test_the_page_and_the_claims(server: Any, review_run: Path) -> None:  # noqa
     assert c["gold"] is None
 
 
+def test_an_evidence_record_is_the_row_as_the_table_holds_it(server: Any, review_run: Path) -> None:  # noqa: F811
+    from dataclasses import fields
+
+    from pipeline.official.answers import OfficialResult
+
+    _, data, _ = _req(server, "GET", "/api/claims")
+    records = [e["record"] for c in data["claims"] for e in c["evidence"] if isinstance(e, dict) and e.get("record")]
+    table = {f.name for f in fields(OfficialResult) if f.init}
+    assert records and all(set(r) <= table for r in records)  # nothing derived when the row is loaded
+    assert all("record_id" in r and "round" in r for r in records)
+
+
 @pytest.mark.parametrize("path", ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/page.html", "/api/../server.py",
                                   "/static/x.js", "//etc/passwd"])
 def test_no_file_is_served_but_the_page(server: Any, path: str) -> None:

@@ -131,9 +131,11 @@ class ReviewState:
                 from pipeline.official.query import OfficialResults
 
                 self._official = OfficialResults()
-            from dataclasses import asdict
+            from dataclasses import fields
 
-            rec = asdict(self._official.record(rid))
+            r = self._official.record(rid)
+            # the row as the table holds it: not what is derived from it when it is loaded (seconds, names)
+            rec = {f.name: getattr(r, f.name) for f in fields(r) if f.init}
             return {k: v for k, v in rec.items() if v not in (None, "", [], ())}
         except Exception:  # noqa: BLE001 - evidence is a courtesy; a missing table must not stop reviewing
             return None
