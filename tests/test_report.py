@@ -266,8 +266,26 @@ def test_parquet_keeps_values_exactly(tmp_path, field, value):
     assert (list(got) == value) if field == "evidence" else got == (float(value) if field == "value" else value)
 
 
+@pytest.mark.parametrize(("value", "text"), [(float("nan"), "nan"), (float("inf"), "inf"), (-float("inf"), "-inf"),
+                                           (None, None)])
+def test_parquet_has_no_number_that_is_not_finite(value, text):
+    # a number column holds finite numbers or null; what is not one is kept as text where the field has a
+    # text column (value_text), and is null where it has none (low)
+    import io
+
+    import pyarrow.parquet as pq
+
+    from pipeline.report.table import claims_parquet
+
+    claim = {**_claim("a.txt", "23 seconds", ARTICLE), "value": value, "low": value, "counted": None}
+    table = pq.read_table(io.BytesIO(claims_parquet([claim])), use_threads=False)
+    assert table.column("value").null_count == 1 and table.column("low").null_count == 1
+    assert table.column("value_text").to_pylist() == [text] and table.column("counted").null_count == 1
+
+
 def test_parquet_written_without_importing_pandas(tmp_path):
-    # building Arrow arrays from Python lists imports pandas (0.7 s of every run's merge); the JSON reader does not
+    # building Arrow arrays from Python lists imports pandas (0.7 s of every run's merge); arrays built from
+    # their buffers do not
     import subprocess
     import sys
 

@@ -4,19 +4,22 @@ JSON's value and official fields mix numbers and ISO dates; Parquet columns have
 float column plus a text column (`value_text`, `official_text`) that holds the non-numeric ones.  Entities
 become one column per type; nested fields (compared_to, and any field a later version adds) are JSON text.
 
-Rows reach Arrow as JSON lines read by pyarrow's own JSON reader against the schema: building arrays from
-Python lists makes pyarrow import pandas (0.7 s of a run's merge, for nothing else).
+Rows reach Arrow column by column, each column's buffers (values, offsets, validity bits) built here and
+handed to `Array.from_buffers`: building arrays from Python lists (`pa.array`) makes pyarrow import pandas
+(0.7 s of a run's merge, for nothing else), and a round trip through JSON lines and pyarrow's JSON reader
+cost the merge as much again as the rows themselves.
 """
 
 from __future__ import annotations
 
+import array
 import contextlib
 import importlib.util
 import io
+import itertools
+import math
 from collections.abc import Iterable
 from typing import IO, Any
-
-import orjson
 
 from pipeline.fileio import json_text
 from pipeline.report.fmt import ENTITY_KEYS, is_number
@@ -73,14 +76,68 @@ def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
     return row
 
 
-def _pyarrow() -> tuple[Any, Any, Any]:
+def arrow_table(pa: Any, schema: Any, rows: list[dict[str, Any]]) -> Any:
+    """Rows of `schema` (claim_row's) as an Arrow table, each column built from its buffers.  As in JSON, a
+    float that is not finite (NaN, infinity) is null."""
+    n = len(rows)
+    string, int64, float64 = pa.string(), pa.int64(), pa.float64()
+    arrays = []
+    for f in schema:
+        name, kind = f.name, f.type  # (pyarrow makes each anew when asked)
+        values = [r[name] for r in rows]
+        if kind == string:
+            arrays.append(_strings(pa, values))
+        elif kind == int64:
+            arrays.append(_numbers(pa, int64, "q", [None if v is None else int(v) for v in values]))
+        elif kind == float64:
+            arrays.append(_numbers(pa, float64, "d",
+                                   [None if v is None or not math.isfinite(v) else float(v) for v in values]))
+        else:  # list<string>: the evidence, a list on every row
+            items: list[str | None] = [item for v in values for item in v]
+            offsets = array.array("i", [0])
+            offsets.extend(itertools.accumulate(map(len, values)))
+            arrays.append(pa.Array.from_buffers(kind, n, [None, pa.py_buffer(offsets)],
+                                                children=[_strings(pa, items)]))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _validity(values: list[Any]) -> tuple[bytes | None, int]:
+    """Arrow's validity bitmap of `values` (bit i set: values[i] is not None; None when none is), and the
+    number of nulls."""
+    nulls = values.count(None)
+    if not nulls:
+        return None, 0
+    bits = bytearray((len(values) + 7) // 8)
+    for i, v in enumerate(values):
+        if v is not None:
+            bits[i >> 3] |= 1 << (i & 7)
+    return bytes(bits), nulls
+
+
+def _strings(pa: Any, values: list[str | None]) -> Any:
+    data = [b"" if v is None else v.encode("utf-8") for v in values]
+    offsets = array.array("i", [0])
+    offsets.extend(itertools.accumulate(map(len, data)))
+    valid, nulls = _validity(values)
+    return pa.Array.from_buffers(pa.string(), len(values),
+                                 [None if valid is None else pa.py_buffer(valid), pa.py_buffer(offsets),
+                                  pa.py_buffer(b"".join(data))], null_count=nulls)
+
+
+def _numbers(pa: Any, kind: Any, code: str, values: list[Any]) -> Any:
+    valid, nulls = _validity(values)
+    data = array.array(code, [0 if v is None else v for v in values])
+    return pa.Array.from_buffers(kind, len(values), [None if valid is None else pa.py_buffer(valid),
+                                                     pa.py_buffer(data)], null_count=nulls)
+
+
+def _pyarrow() -> tuple[Any, Any]:
     try:
         import pyarrow as pa
-        import pyarrow.json as pj
         import pyarrow.parquet as pq
     except ImportError as exc:  # a dependency in pyproject; the hint is for hand-made environments
         raise ImportError("claims.parquet needs pyarrow: pip install 'pyarrow>=15,<27'") from exc
-    return pa, pq, pj
+    return pa, pq
 
 
 def extra_columns(keys: Iterable[str]) -> list[str]:
@@ -113,12 +170,10 @@ class ParquetStream:
         self.complete = True
         self._fh: IO[bytes] | None = None
         self._writer: Any = None
-        # pyarrow and its JSON reader's options, loaded when the first rows are converted
+        # pyarrow and the table's schema, loaded when the first rows are converted
         self._arrow: Any = None
-        self._read_json: Any = None
-        self._parse: Any = None
-        self._read: Any = None
-        self._lines: list[bytes] = []
+        self._schema: Any = None
+        self._pending: list[dict[str, Any]] = []
         # rows become Arrow tables a few thousand at a time, so that no long pause comes at the end
         self._tables: list[Any] = []
         self._rows = 0  # rows in _tables
@@ -129,14 +184,10 @@ class ParquetStream:
         self._fh = fh
 
     def _start(self) -> None:
-        pa, pq, pj = _pyarrow()
+        pa, pq = _pyarrow()
         self._arrow = pa
-        schema = _schema(self.extra)
-        self._read_json = pj.read_json
-        # every row has every column of the schema, and nothing else
-        self._parse = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
-        self._read = pj.ReadOptions(use_threads=False)
-        self._writer = pq.ParquetWriter(self._fh, schema, compression="zstd")
+        self._schema = _schema(self.extra)
+        self._writer = pq.ParquetWriter(self._fh, self._schema, compression="zstd")
 
     def add(self, c: dict[str, Any]) -> None:
         """One claim as a row."""
@@ -145,8 +196,8 @@ class ParquetStream:
         if not self.known.issuperset(c):
             self.complete = False  # a field with no column: the table is rebuilt with it
             return
-        self._lines.append(orjson.dumps(claim_row(c, self.extra)))
-        if len(self._lines) >= CONVERT_ROWS:
+        self._pending.append(claim_row(c, self.extra))
+        if len(self._pending) >= CONVERT_ROWS:
             self._convert()
 
     def add_all(self, rows: Iterable[dict[str, Any]]) -> None:
@@ -157,10 +208,9 @@ class ParquetStream:
     def _convert(self) -> None:
         if self._writer is None:
             self._start()
-        data = io.BytesIO(b"\n".join(self._lines))
-        self._tables.append(self._read_json(data, read_options=self._read, parse_options=self._parse))
-        self._rows += len(self._lines)
-        self._lines = []
+        self._tables.append(arrow_table(self._arrow, self._schema, self._pending))
+        self._rows += len(self._pending)
+        self._pending = []
         if self._rows >= self.batch:
             self._flush()
 
@@ -171,7 +221,7 @@ class ParquetStream:
 
     def close(self) -> None:
         """Write the last row group and the file's footer."""
-        if self._lines:
+        if self._pending:
             self._convert()
         if self._writer is None:  # no rows: still a table, with its columns
             self._start()
