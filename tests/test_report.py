@@ -283,6 +283,30 @@ def test_parquet_has_no_number_that_is_not_finite(value, text):
     assert table.column("value_text").to_pylist() == [text] and table.column("counted").null_count == 1
 
 
+def test_parquet_columns_are_what_a_json_reader_makes_of_the_rows(run):
+    # the columns are built from their buffers; pyarrow's JSON reader, given the same rows and schema, is the
+    # reference (nulls, non-BMP text, empty evidence, numbers as text and as numbers)
+    import io
+
+    import orjson
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    from pipeline.records import CLAIM_FIELDS
+    from pipeline.report.table import _schema, arrow_table, claim_row, extra_columns
+
+    _, _, claims = run
+    odd = {**claims[0], "value": "2020-07-29", "official": None, "evidence": [], "sentence": "𠀀 said \"4倍\"\n",
+           "entities": {}, "counted": "", "low": 0.1 + 0.2}
+    extra = extra_columns(CLAIM_FIELDS)
+    schema = _schema(extra)
+    rows = [claim_row(c, extra) for c in [*claims, odd]]
+    lines = io.BytesIO(b"\n".join(orjson.dumps(r) for r in rows))
+    expected = pj.read_json(lines, read_options=pj.ReadOptions(use_threads=False),
+                            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"))
+    assert arrow_table(pa, schema, rows).equals(expected)
+
+
 def test_parquet_written_without_importing_pandas(tmp_path):
     # building Arrow arrays from Python lists imports pandas (0.7 s of every run's merge); arrays built from
     # their buffers do not
