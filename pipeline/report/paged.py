@@ -100,7 +100,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
 
     # the corpus page's summary counts the articles that gave a claim: the index knows them before any part
     summary = index.summary(len(docs), sum(1 for d in docs if index.claim_offsets.get(d)), len(errors))
-    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+    html_path, md_path, chart_path = out_dir / "report.html", out_dir / "report.md", out_dir / chart_file
     numbers = range(1, total + 1)
     done: list[tuple[list[Path], list[IndexRow]]] = []
 
@@ -122,7 +122,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
             fh[html_path].write(piece.encode("utf-8"))
 
     try:
-        with atomic_writers([html_path, md_path]) as fh:
+        with atomic_writers([chart_path, html_path, md_path]) as fh:  # put in place together
             if workers > 1 and total > 1 and uses_fork():
                 # one process more than `workers` when there are more parts: the parts are few and of a size,
                 # and with one process per core the last of them run on one core while the other waits (five
@@ -143,6 +143,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
             rows = [row for _, part_rows in done for row in part_rows]
             for line in _index_markdown(summary, official, chart_file, top, errors, rows):
                 fh[md_path].write((line + "\n").encode("utf-8"))
+            fh[chart_path].write(('<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n").encode("utf-8"))
     finally:
         _SHARED.clear()
     if meanwhile is not None:
@@ -150,9 +151,7 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     for paths, _ in done:
         written += paths
     remove_stale_parts(pages_dir, total)
-    atomic_write_text(out_dir / chart_file, '<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n")
-    written.append(out_dir / chart_file)
-    return [*written, html_path, md_path]
+    return [*written, chart_path, html_path, md_path]
 
 
 # What every part needs, set before the parts are rendered (and inherited by forked workers).
