@@ -1,7 +1,6 @@
-"""A batch's warm-up (pipeline.run.worker): it pins the pipeline, so that the workers check every article
-against the tables the run started with without looking at the table files again (the next run's warm-up
-picks up a table corrected in between), and for a batch with HTML articles it loads the page readers
-before the workers fork."""
+"""A batch's warm-up (pipeline.run.worker) pins the pipeline, so that the workers check every article against
+the tables the run started with without looking at the table files again (the next run's warm-up picks up
+a table corrected in between)."""
 
 from __future__ import annotations
 
@@ -57,15 +56,3 @@ def test_settings_not_pinned_get_the_current_pipeline(tables: Path) -> None:
     worker.warm_up(Settings(official=str(tables)))
     other = Settings(article_timeout=7.0)
     assert worker.run_pipeline(other) is process.get_pipeline(other)
-
-
-def test_a_warm_up_for_html_articles_loads_the_page_readers_before_the_workers_fork() -> None:
-    import subprocess
-    import sys
-
-    code = ("import sys; from pipeline.run.worker import warm_up; from pipeline.settings import Settings; "
-            "warm_up(Settings()); print('trafilatura' in sys.modules, 'htmldate' in sys.modules); "
-            "warm_up(Settings(), pages=True); print('trafilatura' in sys.modules, 'htmldate' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[1]).stdout.split("\n")
-    assert out[:2] == ["False False", "True True"]

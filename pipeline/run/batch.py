@@ -415,20 +415,19 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
             record(result, doc, digest)
         return
     jobs = [(str(p), str(input_dir), settings, digest, version) for p, _, digest in todo]
-    pages = any(ARTICLE_SUFFIXES.get(p.suffix.lower()) == "html" for p, _, _ in todo)
     if settings.article_timeout <= 0:
-        warm_up(settings, pages)
+        warm_up(settings)
         for (_, doc, digest), job in zip(todo, jobs, strict=True):
             record(_work(job), doc, digest)
         return
     warm = None
     if uses_fork():
-        warm_up(settings, pages)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
+        warm_up(settings)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
         # a worker tunes its own gc; this process merges while they work, and its garbage must not wait
         warm = tune_worker
         end_of_articles()
     else:
-        warm = functools.partial(warm_up, settings, pages)
+        warm = functools.partial(warm_up, settings)
     timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
     for outcome in run_jobs(jobs, _work, max(1, workers), timeout, warm=warm):
         path, doc, digest = todo[outcome.index]

@@ -34,30 +34,16 @@ def run_pipeline(settings: Settings) -> Pipeline:
     return pipe if pipe is not None else get_pipeline(settings)
 
 
-# Warm-up page, for a batch that holds HTML articles: trafilatura, lxml and htmldate take a quarter of a
-# second to load on a process's first page.  Loaded before the workers fork, they are loaded once for the
-# article workers and the report's, instead of once in each.
-_WARM_PAGE = ("<html><head><meta property='article:published_time' content='2020-07-29'></head><body><article>"
-              "<p>Google trained BERT in 23 seconds on 4,096 TPU v4 chips, the fastest result of the round.</p>"
-              "</article></body></html>")
-
-
-def warm_up(settings: Settings, pages: bool = False) -> None:
+def warm_up(settings: Settings) -> None:
     """Load everything an article needs, so that the first article's time limit is not spent loading.
 
     Then tune the garbage collector for a worker's life: freeze what is loaded (jieba's dictionary, spaCy's
     vocabulary, the knowledge base and the official tables live as long as the process, and every full
     collection walked all of them again), and collect the young generation less often (an article makes
     tens of thousands of short-lived records and tuples that reference counting frees anyway).  Each step
-    took about a tenth off a Chinese article's time.  Forked workers also keep sharing the frozen pages.
-    `pages`: the batch holds HTML articles, whose readers are loaded too (_WARM_PAGE)."""
+    took about a tenth off a Chinese article's time.  Forked workers also keep sharing the frozen pages."""
     pipe = get_pipeline(settings)
     pipe.process(Article(doc="<warm-up>", text=_WARM_TEXT))
-    if pages:
-        from pipeline.ingest.html import html_to_text, published_date
-
-        published_date(_WARM_PAGE)
-        html_to_text(_WARM_PAGE)
     _PINNED.clear()  # a run pins its own; the tables may have changed since the last one
     _PINNED[settings] = pipe
     gc.collect()
