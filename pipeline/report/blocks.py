@@ -122,6 +122,8 @@ def article_blocks(articles: list[ArticleView]) -> Markup:
     return Markup("".join([article_block(a, n) for n, a in enumerate(articles, 1)]))
 
 
+# What a page's script gets of each claim (html.render_html builds the page): here rather than in html.py
+# to be compiled with the stages, since a part holds thousands of claims.
 # The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a
 # reader who wants every field has them (at 10,000 articles the unread ones were a third of the report)
 ON_PAGE = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind", "unit", "metric", "entities", "verdict",

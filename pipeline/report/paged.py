@@ -80,9 +80,10 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                         meanwhile: Callable[[], list[Path]] | None = None, kb: KnowledgeBase | None = None
                         ) -> list[Path]:
     """Write the parts, chart.svg, report.html and report.md; returns their paths.  Parts left from an
-    earlier run with more parts are removed.  With `workers` > 1 (cores) the parts are rendered in as many
-    processes and one more (forked, where the platform allows: they share the index without copying it), and this
-    process runs `meanwhile` (more of the report's files, whose paths it returns) while they work."""
+    earlier run with more parts are removed.  With `workers` > 1 (cores) the parts are rendered in one
+    process more than that (forked, where the platform allows: they share the index without copying it),
+    and this process runs `meanwhile` (more of the report's files, whose paths it returns) and writes the
+    corpus page while they work."""
     index = index or index_corpus(out_dir)
     errors = read_rows(out_dir / "errors.jsonl")
     docs = article_docs(folder, index.claim_offsets, errors)
@@ -137,9 +138,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                     chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
                     corpus_page(fh, rows_of(pending), chart, top)
             else:
-                rows_of_all = list(rows_of(_part_job(n) for n in numbers))
                 chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
-                corpus_page(fh, iter(rows_of_all), chart, top)
+                corpus_page(fh, rows_of(_part_job(n) for n in numbers), chart, top)
             rows = [row for _, part_rows in done for row in part_rows]
             for line in _index_markdown(summary, official, chart_file, top, errors, rows):
                 fh[md_path].write((line + "\n").encode("utf-8"))

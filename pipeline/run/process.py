@@ -141,8 +141,8 @@ def _official_signature(settings: Settings) -> tuple:
     return tuple(out)
 
 
-def process_path(path: Path, root: Path, settings: Settings, pipeline: Pipeline | None = None) -> ArticleResult:
-    """Read and process one file; never raises for a bad article (the error is in the result).  `pipeline`
+def process_path(path: Path, root: Path, settings: Settings, pipe: Pipeline | None = None) -> ArticleResult:
+    """Read and process one file; never raises for a bad article (the error is in the result).  `pipe`
     (default: get_pipeline(settings)) is the one a batch's worker pinned for the run."""
     from pipeline.ingest.read import doc_id
 
@@ -152,7 +152,7 @@ def process_path(path: Path, root: Path, settings: Settings, pipeline: Pipeline 
     except IngestError as exc:
         return ArticleResult(doc=doc, sha256="", error=ArticleError(doc, exc.reason, exc.detail))
     try:
-        return (pipeline or get_pipeline(settings)).process(article)
+        return (pipe or get_pipeline(settings)).process(article)
     except NewsclaimsError as exc:
         return ArticleResult(doc=doc, sha256=article.sha256, error=ArticleError(doc, "pipeline", exc.message))
     except Exception as exc:  # noqa: BLE001 - one bad article must not stop a batch

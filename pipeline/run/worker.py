@@ -21,10 +21,9 @@ WORKER_GC_THRESHOLDS = (20_000, 20, 20)
 _GC_AT_START = gc.get_threshold()
 
 
-# The pipeline of the batch being run, by its settings: what warm_up loaded (and forked workers inherit).
-# A worker checks its articles against the tables the run's fingerprint was made of, without asking
-# get_pipeline, which looks at every official table file again (a long-lived process must notice a
-# corrected table, but one run's articles are all checked against the same tables), for each article.
+# The pipeline warm_up loaded for the batch being run (forked workers inherit it), by its settings.  Every
+# article of a run is checked against the tables its fingerprint was made of; get_pipeline would list and
+# stat the table files again for each article, to notice a corrected table in a long-lived process.
 _PINNED: dict[Settings, Pipeline] = {}
 
 

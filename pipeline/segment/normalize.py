@@ -83,8 +83,8 @@ SHARE_SAMPLE = 5000
 
 
 def _share(cjk: list[str], below: float, distinct: set[str] | None = None) -> float:
-    """traditional_share() of a text whose ideographs are `cjk`.  `distinct`, the set of `cjk` when the
-    caller has it, stands for the sample's own set while `cjk` is no longer than the sample."""
+    """traditional_share() of a text whose ideographs are `cjk`; `distinct` is their set, when the caller
+    has it (used only while all of `cjk` fits in the sample)."""
     if not cjk:
         return 0.0
     sample = "".join(cjk[:SHARE_SAMPLE])
