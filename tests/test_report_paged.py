@@ -215,3 +215,16 @@ def test_a_conflict_is_listed_in_full_once_and_linked_from_its_other_parts(paged
     assert linked  # the shipped corpus has conflicts across parts
     for key, targets in linked.items():
         assert all(t == full[key][0] for t in targets)  # each link lands where the conflict is drawn
+
+
+def test_every_conflict_card_of_every_page_says_the_official_figure(paged: Path):
+    pages = [paged / "report.html", *sorted((paged / PAGES_DIR).glob("*.html"))]
+    assert not [p.name for p in pages if "官方数据为-" in p.read_text(encoding="utf-8")]
+
+
+def test_the_conflict_finder_reads_a_row_as_it_reads_the_claim(corpus_run: Path):
+    from pipeline.reconcile.conflicts import _Shown
+    from pipeline.records import Claim
+
+    rows = [json.loads(line) for line in (corpus_run / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows and all(_Shown.of_row(r) == _Shown.of(Claim.from_contract(r)) for r in rows)

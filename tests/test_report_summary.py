@@ -89,3 +89,18 @@ def test_a_chinese_conflict_is_headed_in_chinese():
     assert heading == "谷歌，BERT-large，第三轮：官方数据为23.57秒（据官方 MLPerf 成绩日志）"
     mixed = {"official": 23.57, "claims": [wording, {**wording, "lang": "en"}]}
     assert fact_heading(mixed, load_kb()) is None  # an English wording among them: the English name
+
+
+# A side of a conflict shown on a page that does not hold its claim (the corpus page, another part) is
+# summed up from the conflict record: the fact's official figure and its source, never "官方数据为-"
+@pytest.mark.parametrize("source, says", [("table", "官方数据为70.01分钟（据官方 MLPerf 成绩日志）"),
+                                          ("statement", "官方数据为70.01分钟")])
+def test_a_conflict_side_without_its_claim_says_the_official_figure(source, says):
+    from pipeline.report.load import shown_conflicts
+
+    side = {"id": "x1", "doc": "a.txt", "lang": "zh", "text": "7.60分钟", "kind": "duration", "value": 456,
+            "unit": "s", "bound": "exact", "verdict": "contradicted", "distortion": "wrong_value"}
+    conflict = {"official": 4200.72, "evidence": ["nvidia-dgx2h/resnet"], "source": source, "fact": "x",
+                "claims": [side, {**side, "id": "x2", "text": "约需74分钟", "value": 4440, "verdict": "supported"}]}
+    shown = shown_conflicts([conflict], {}, load_kb())[0]["claims"]
+    assert all(says in c["summary"] and "为-" not in c["summary"] for c in shown), [c["summary"] for c in shown]

@@ -83,6 +83,17 @@ class _Shown:
                    c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion,
                    str(frame.get("fact") or _label_in(c.explanation)), str(frame.get("source") or "table"))
 
+    @classmethod
+    def of_row(cls, row: dict[str, Any]) -> _Shown:
+        """The same from a row of claims.jsonl (with its id), read as Claim.from_contract reads it."""
+        frame = row.get("frame") or {}
+        explanation = row.get("explanation", "")
+        return cls(str(row["id"]), sys.intern(row["doc"]), row["lang"], row["text"], row["kind"], row.get("value"),
+                   row.get("unit", ""), row.get("bound", "exact"), row.get("low"), row.get("high"),
+                   row.get("ratio_reading"), row.get("verdict", "unverifiable"), row.get("official"),
+                   tuple(row.get("evidence") or ()), explanation, row.get("distortion"),
+                   str(frame.get("fact") or _label_in(explanation)), str(frame.get("source") or "table"))
+
 
 @dataclass(slots=True)
 class _Side:
@@ -105,26 +116,30 @@ class ConflictFinder:
         """Take one claim: one with a checked verdict and evidence joins its fact's group, under its wording."""
         key = _key(c.kind, c.verdict, c.official, c.evidence)
         if key is not None:
-            self._add(key, (c.value, c.ratio_reading, c.low, c.high), lambda: c)
+            self._add(key, (c.value, c.ratio_reading, c.low, c.high), lambda: _Shown.of(c), lambda: c.id)
 
     def add_row(self, row: dict[str, Any]) -> None:
-        """A claim as claims.jsonl holds it (with its id).  Most repeat a wording already seen, so only the
-        first of each wording is rebuilt as a Claim."""
+        """A claim as claims.jsonl holds it (with its id: a row without one is rebuilt as a Claim)."""
         key = _key(row["kind"], row.get("verdict", "unverifiable"), row.get("official"), row.get("evidence") or ())
         if key is not None:
-            self._add(key, (row.get("value"), row.get("ratio_reading"), row.get("low"), row.get("high")),
-                      lambda: Claim.from_contract(row), row.get("id"))
+            claim_id = row.get("id")
+            wording = (row.get("value"), row.get("ratio_reading"), row.get("low"), row.get("high"))
+            if claim_id:
+                self._add(key, wording, lambda: _Shown.of_row(row), lambda: str(claim_id))
+            else:
+                claim = Claim.from_contract(row)
+                self._add(key, wording, lambda: _Shown.of(claim), lambda: claim.id)
 
-    def _add(self, key: tuple[Any, ...], wording: tuple[Any, ...], claim: Callable[[], Claim],
-             claim_id: str | None = None) -> None:
+    def _add(self, key: tuple[Any, ...], wording: tuple[Any, ...], shown: Callable[[], _Shown],
+             claim_id: Callable[[], str]) -> None:
         clusters = self._groups[key]
         side = clusters.get(wording)
         if side is None:
-            clusters[wording] = _Side(_Shown.of(claim()))
+            clusters[wording] = _Side(shown())
             return
         side.count += 1
         if len(side.more_ids) < EXAMPLES:
-            side.more_ids.append(claim_id or claim().id)
+            side.more_ids.append(claim_id())
 
     def conflicts(self) -> Iterator[dict[str, Any]]:
         """One record per fact whose wordings disagree: every wording that disagrees with another, the

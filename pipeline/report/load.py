@@ -227,7 +227,11 @@ def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, 
     """Conflict rows carry a summary of each claim; the report completes it from the full claim when at
     hand (its sentence), and adds the display strings."""
     for conflict in conflicts:
-        conflict["claims"] = [{**by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
+        # every side shares the fact's official figure and evidence: a side whose full claim is not at hand
+        # (on another page) still says what the official figure is
+        fact = {"official": conflict.get("official"), "evidence": conflict.get("evidence") or [],
+                "frame": {"source": conflict.get("source") or "table"}}
+        conflict["claims"] = [{**fact, **by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
         for c in conflict["claims"]:
             c.setdefault("display", display(c))
             if c.get("lang") not in (None, "en") and "summary" not in c:
