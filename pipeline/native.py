@@ -50,6 +50,7 @@ NATIVE_MODULES = (
     "pipeline.official.statements",
     "pipeline.reconcile.context",
     "pipeline.reconcile.counts",
+    "pipeline.reconcile.conflicts",
     "pipeline.reconcile.engine",
     "pipeline.reconcile.policy",
     "pipeline.reconcile.readings",

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 # Each stage may import its own and earlier ones.  The run orchestrates the stages (and hands the report the
 # index it built); review works on a run's outputs; the CLI and the package's API sit on top.
 STAGES = [
-    {"errors", "settings", "fileio", "records", "procs", "spacy_import", "native"},
+    {"errors", "settings", "fileio", "records", "procs", "spacy_import", "re_programs", "native"},
     {"lang"},
     {"ingest"},
     {"segment"},

@@ -300,11 +300,11 @@ def test_parquet_columns_are_what_a_json_reader_makes_of_the_rows(run):
            "entities": {}, "counted": "", "low": 0.1 + 0.2}
     extra = extra_columns(CLAIM_FIELDS)
     schema = _schema(extra)
-    rows = [claim_row(c, extra) for c in [*claims, odd]]
+    rows = [claim_row(c, extra) for c in [*claims, odd]]  # the reference: claim_row, one row at a time
     lines = io.BytesIO(b"\n".join(orjson.dumps(r) for r in rows))
     expected = pj.read_json(lines, read_options=pj.ReadOptions(use_threads=False),
                             parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"))
-    assert arrow_table(pa, schema, rows).equals(expected)
+    assert arrow_table(pa, schema, [*claims, odd]).equals(expected)
 
 
 def test_parquet_written_without_importing_pandas(tmp_path):

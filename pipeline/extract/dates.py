@@ -70,7 +70,7 @@ def date_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
         # "down from 311.9 minutes in June": a month alone after a year cue, the latest such month
         out.append(("cue_m", re.compile(rf"(?i)\b(?:{calt})\s+(?P<mn>{malt})\b(?![\s,.]*\d)")))
         # a year is no count: "built from 2048 chips", "in 2048-GPU runs"
-        counted = sorted({*lang.nouns, *lang.units}, key=len, reverse=True)
+        counted = sorted({*lang.nouns, *lang.units}, key=lambda f: (-len(f), f))
         nalt = "|".join(re.escape(f) for f in counted if f.isascii() and f[:1].isalpha()) or r"(?!x)x"
         events = sorted(d.get("event_nouns") or [], key=len, reverse=True)
         ealt = "|".join(re.escape(e) for e in events) or r"(?!x)x"

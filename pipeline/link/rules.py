@@ -163,7 +163,7 @@ def by_lang(path: Path, value: Any, key: str) -> dict[str, tuple[str, ...]]:
 def _debut(path: Path, section: Any) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     parts = _check(path, section, {"before", "round", "after_alone"}, "debut_round")
     return tuple(tuple(sorted({f.lower() for f in _lang_forms(path, parts.get(k), f"debut_round.{k}")},  # type: ignore
-                              key=len, reverse=True)) for k in ("before", "round", "after_alone"))
+                              key=lambda f: (-len(f), f))) for k in ("before", "round", "after_alone"))
 
 
 def _lang_forms(path: Path, value: Any, key: str) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +104,11 @@ class _Side:
     count: int = 1
     more_ids: list[str] = field(default_factory=list)
 
+    def repeat(self) -> bool:
+        """Count one more claim of this wording; whether its id is to be kept as an example."""
+        self.count += 1
+        return len(self.more_ids) < EXAMPLES
+
 
 class ConflictFinder:
     """Feed claims one at a time (`add`), then take the conflicts (`conflicts`).  A batch run streams a
@@ -115,31 +120,32 @@ class ConflictFinder:
     def add(self, c: Claim) -> None:
         """Take one claim: one with a checked verdict and evidence joins its fact's group, under its wording."""
         key = _key(c.kind, c.verdict, c.official, c.evidence)
-        if key is not None:
-            self._add(key, (c.value, c.ratio_reading, c.low, c.high), lambda: _Shown.of(c), lambda: c.id)
-
-    def add_row(self, row: dict[str, Any]) -> None:
-        """A claim as claims.jsonl holds it (with its id: a row without one is rebuilt as a Claim)."""
-        key = _key(row["kind"], row.get("verdict", "unverifiable"), row.get("official"), row.get("evidence") or ())
-        if key is not None:
-            claim_id = row.get("id")
-            wording = (row.get("value"), row.get("ratio_reading"), row.get("low"), row.get("high"))
-            if claim_id:
-                self._add(key, wording, lambda: _Shown.of_row(row), lambda: str(claim_id))
-            else:
-                claim = Claim.from_contract(row)
-                self._add(key, wording, lambda: _Shown.of(claim), lambda: claim.id)
-
-    def _add(self, key: tuple[Any, ...], wording: tuple[Any, ...], shown: Callable[[], _Shown],
-             claim_id: Callable[[], str]) -> None:
+        if key is None:
+            return
         clusters = self._groups[key]
+        wording = (c.value, c.ratio_reading, c.low, c.high)
         side = clusters.get(wording)
         if side is None:
-            clusters[wording] = _Side(shown())
+            clusters[wording] = _Side(_Shown.of(c))
+        elif side.repeat():
+            side.more_ids.append(c.id)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """A claim as claims.jsonl holds it (a row without an id is rebuilt as a Claim).  Run once per claim
+        of a corpus: most repeat a wording already seen, and only count."""
+        key = _key(row["kind"], row.get("verdict", "unverifiable"), row.get("official"), row.get("evidence") or ())
+        if key is None:
             return
-        side.count += 1
-        if len(side.more_ids) < EXAMPLES:
-            side.more_ids.append(claim_id())
+        if not row.get("id"):
+            self.add(Claim.from_contract(row))
+            return
+        clusters = self._groups[key]
+        wording = (row.get("value"), row.get("ratio_reading"), row.get("low"), row.get("high"))
+        side = clusters.get(wording)
+        if side is None:
+            clusters[wording] = _Side(_Shown.of_row(row))
+        elif side.repeat():
+            side.more_ids.append(str(row["id"]))
 
     def conflicts(self) -> Iterator[dict[str, Any]]:
         """One record per fact whose wordings disagree: every wording that disagrees with another, the

@@ -161,7 +161,7 @@ def sentence_before(claim: Claim, ctx: ArticleContext, what: str, whole: bool = 
 @lru_cache(maxsize=64)
 def _linking_regex(kb: KnowledgeBase, key: str) -> re.Pattern[str] | None:
     """One pattern for the linking phrases that carry a cue key (as words; see _words_regex)."""
-    forms = sorted({f.lower() for f, keys in kb.linking.cues.items() if key in keys}, key=len, reverse=True)
+    forms = sorted({f.lower() for f, keys in kb.linking.cues.items() if key in keys}, key=lambda f: (-len(f), f))
     return _words_regex(forms)
 
 

@@ -123,6 +123,9 @@ def get_pipeline(settings: Settings) -> Pipeline:
 
 @lru_cache(maxsize=4)
 def _pipeline(settings: Settings, signature: tuple) -> Pipeline:
+    from pipeline import re_programs
+
+    re_programs.preload()  # before the stages' patterns are compiled (a warm-up stored them)
     return Pipeline(settings)
 
 

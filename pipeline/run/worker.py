@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 
+from pipeline import re_programs
 from pipeline.records import Article
 from pipeline.run.process import Pipeline, get_pipeline
 from pipeline.settings import Settings
@@ -43,6 +44,7 @@ def warm_up(settings: Settings) -> None:
     took about a tenth off a Chinese article's time.  Forked workers also keep sharing the frozen pages."""
     pipe = get_pipeline(settings)
     pipe.process(Article(doc="<warm-up>", text=_WARM_TEXT))
+    re_programs.save()  # what the next process's start-up need not compile (once per machine)
     _PINNED.clear()  # a run pins its own; the tables may have changed since the last one
     _PINNED[settings] = pipe
     gc.collect()
