@@ -336,7 +336,6 @@ def extract(
         metavar="YYYY-MM-DD", help="When the text was published: dates 'this May' and the MLPerf round.")] = None,
 ) -> None:
     """Read the numeric claims of a sentence or paragraph and check them against the official results."""
-    from pipeline.report.fmt import display
     from pipeline.run.process import check_text
 
     if text == "-":
@@ -351,6 +350,17 @@ def extract(
         except ValueError:
             _fail(f"--date must be a date as YYYY-MM-DD, not {date!r}", 2)
     claims = check_text(text, date=date)
+    try:
+        _print_claims(claims, as_json)
+    finally:
+        from pipeline import re_programs
+
+        re_programs.save()  # the patterns the next start-up need not compile (after the answer is shown)
+
+
+def _print_claims(claims: list, as_json: bool) -> None:
+    from pipeline.report.fmt import display
+
     if as_json:
         for c in claims:
             print(c.to_json())
