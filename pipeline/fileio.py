@@ -172,6 +172,19 @@ def atomic_write_files(files: dict[Path, bytes]) -> None:
             fh.write(files[path])
 
 
+def own_cache_file(path: Path) -> bool:
+    """Whether a cache file in a shared folder (the system's temp folder) may be read: a regular file of
+    this user's that no one else may write, so another user cannot plant what this process loads."""
+    import stat
+
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    return stat.S_ISREG(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
 def jsonl_bytes(rows: Iterable[dict[str, Any]]) -> bytes:
     """Rows as JSON lines (UTF-8, one object per line, compact; NaN and infinity as null)."""
     return b"".join(orjson.dumps(r, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE) for r in rows)

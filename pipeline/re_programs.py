@@ -10,8 +10,8 @@ puts the patterns in re's cache, where any `re.compile` of the same text and fla
 
 A program is written only after the pattern built from it compared equal to the one `re.compile` made
 (pattern equality compares the programs).  The file is named for the interpreter's build and its engine's
-version, and is read only when this user owns it and no one else may write it; whatever goes wrong with it
-(missing, damaged, another Python's), the patterns are compiled as usual.
+version, and is read only when this user owns it and no one else may write it (fileio.own_cache_file);
+whatever goes wrong with it (missing, damaged, another Python's), the patterns are compiled as usual.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ import logging
 import marshal
 import os
 import re
-import stat
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from pipeline.fileio import own_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -47,22 +48,12 @@ def _cache() -> dict | None:
     return cache if isinstance(cache, dict) else None
 
 
-def _trusted(path: Path) -> bool:
-    """Ours to read: a regular file of this user's that no one else may write (the folder is shared)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
-    return stat.S_ISREG(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
 def preload() -> int:
     """Put the stored patterns in re's cache (once per process); how many."""
     if _loaded:
         return len(_loaded)
     cache, path = _cache(), _path()
-    if cache is None or not _trusted(path):
+    if cache is None or not own_cache_file(path):
         return 0
     try:
         import _sre

@@ -189,6 +189,9 @@ def test_jiebas_dictionary_memory_mapped_cuts_every_text_the_same(tmp_path: Path
     trie = next(tmp_path.glob("newsclaims-jieba-*.marisa"))
     trie.write_bytes(b"not a trie")  # a damaged file: jieba's own way again, and the same cuts
     assert cuts("trie")["cuts"] == plain["cuts"]
+    assert cuts("trie")["trie"] is True  # written again
+    trie.chmod(0o666)  # anyone may write it: not read (the temp folder is shared)
+    assert cuts("trie") == {**plain, "trie": False}
 
 
 @pytest.mark.parametrize("text", [

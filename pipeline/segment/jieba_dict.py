@@ -19,6 +19,8 @@ from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from pipeline.fileio import own_cache_file
+
 log = logging.getLogger(__name__)
 FORMAT = "<I"  # one unsigned int per key: its frequency (0 for a prefix)
 
@@ -110,7 +112,8 @@ def prepare(tokenizer: Any) -> bool:
     # the default dictionary (None) is jieba's own dict.txt
     dictionary = Path(tokenizer.dictionary or Path(jieba.__file__).with_name("dict.txt"))
     path = _cache_path(dictionary)
-    found = _mapped(path) if path.is_file() else None
+    # read only when ours and written by no one else (the temp folder is shared)
+    found = _mapped(path) if own_cache_file(path) and own_cache_file(Path(str(path) + ".total")) else None
     if found is None:
         tokenizer.initialize()  # jieba's own way, this once
         try:
