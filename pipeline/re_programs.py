@@ -81,7 +81,9 @@ def save() -> int:
         return 0
     new = {}
     for key, compiled in list(cache.items()):
-        if not (isinstance(key, tuple) and len(key) == 3 and isinstance(compiled, re.Pattern)):
+        # plain str and bytes patterns only: marshal writes no subclass (a library's str type)
+        if not (isinstance(key, tuple) and len(key) == 3 and key[0] in (str, bytes)
+                and isinstance(compiled, re.Pattern)):
             continue
         _, pattern, flags = key
         if (pattern, int(flags)) in _PROGRAMS:
@@ -93,21 +95,23 @@ def save() -> int:
     # changes with the hash seed): they are compiled as usual rather than rewrite the file on every run.
     if len(new) < max(1, len(_loaded) // 20) or not new:
         return 0
-    _PROGRAMS.update(new)
+    programs = {**_PROGRAMS, **new}
     path = _path()
     try:
+        data = marshal.dumps(programs)
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(marshal.dumps(_PROGRAMS))
+                fh.write(data)
             os.chmod(tmp, 0o644)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-    except OSError as exc:  # a read-only temp folder: every process compiles as usual
+    except (OSError, ValueError) as exc:  # a read-only temp folder, a value marshal cannot write: compiled as usual
         log.debug("regex programs not written to %s (%s)", path, exc)
         return 0
+    _PROGRAMS.update(new)
     return len(new)
 
 
