@@ -414,7 +414,7 @@ def _label_of(kb: KnowledgeBase, **parts: Any) -> str:
     rnd = parts.get("round")
     words = []
     if org:
-        words.append(f"{entity_name(kb, 'org', org)}'s")
+        words.append(possessive(entity_name(kb, "org", org)))
     if bench:
         words.append(entity_name(kb, "benchmark", bench))
     acc_name = entity_name(kb, "accelerator", acc) if acc else ""
@@ -442,6 +442,11 @@ def entity_name(kb: KnowledgeBase, etype: str, eid: Any) -> str:
         return str(eid)
     names = [*(entry.aliases.get("en") or ()), *(entry.cased.get("en") or ()), *(entry.aliases.get("zh") or ())]
     return names[0] if names else str(eid)
+
+
+def possessive(name: str) -> str:
+    """"NVIDIA's", "Habana Labs'": a name ending in a plural s takes the apostrophe alone."""
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def names(kb: KnowledgeBase, etype: str, ids: Any) -> str:

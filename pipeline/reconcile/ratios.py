@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
+from typing import Any
 
 from pipeline.reconcile.context import (
     ArticleContext,
@@ -18,6 +19,8 @@ from pipeline.reconcile.context import (
     label_of,
     language_of,
     org_of,
+    possessive,
+    round_name,
     round_of,
     system_chips,
 )
@@ -189,18 +192,16 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
             break
     if sp is None or sp.arithmetic_mean is None:
         return None
-    per = ", ".join(f"{k} {v:.2f}x" for k, v in sp.per_benchmark)
+    per = ", ".join(f"{ctx.name('benchmark', k)} {v:.2f}x" for k, v in sp.per_benchmark)
     if bench and bench not in sp.ratios:
         return None  # the benchmark named has no result at the shared size: others' mean would not be its
+    between = _speedup_sides(ctx, sub, base, scale)
     if bench and bench in sp.ratios:
         r = sp.ratios[bench]
         ids = tuple(x for x in sp.evidence if x.endswith("/" + bench))
-        return Fact(round(r, 4), r, r, ids,
-                    f"{bench} speedup of {label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} "
-                    f"over {label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips",
+        return Fact(round(r, 4), r, r, ids, f"{ctx.name('benchmark', bench)} speedup of {between}",
                     derivation=f"per benchmark {per}")
-    label = (f"speedup of {label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} over "
-             f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    label = f"speedup of {between}"
     deriv = f"per benchmark {per}; arithmetic mean {sp.arithmetic_mean:.2f}x, geometric {sp.geometric_mean:.2f}x"
     mean = sp.arithmetic_mean
     lo, hi = sorted((mean, sp.geometric_mean or mean))
@@ -210,6 +211,16 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
     unsaid = maximum and not chips and sub.get("accelerator") != base.get("accelerator")
     return Fact(round(mean, 4), lo, hi, sp.evidence, label, derivation=deriv, maximum=max(sp.ratios.values()),
                 complete=not unsaid, open_why=UNSAID_SCALE)
+
+
+def _speedup_sides(ctx: ArticleContext, sub: dict, base: dict, scale: Any) -> str:
+    """"H100 over A100 systems in MLPerf Training v2.1 at 8 chips": the two sides, their round said once
+    when they share it."""
+    if sub.get("round") == base.get("round"):
+        return (f"{ctx.name('accelerator', sub['accelerator'])} over "
+                f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    return (f"{label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} over "
+            f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
 
 
 def _scaling(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -229,7 +240,7 @@ def _scaling(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if small is None or large is None:
         return None
     ratio = small[0] / large[0]
-    who = f"{ctx.name('org', e.org)}'s" if e.org else "the"
+    who = f"{possessive(ctx.name('org', e.org))}" if e.org else "the"
     label = f"{ctx.name('benchmark', e.benchmark)}: {who} time on {sizes[0]:,} chips over its time on {sizes[1]:,}"
     return Fact(round(ratio, 4), ratio, ratio, (small[1], large[1]), label,
                 derivation=f"{small[0]:.1f} s / {large[0]:.1f} s = {ratio:.2f}x")
@@ -257,7 +268,9 @@ def _fastest_vs_fastest(claim: Claim, ctx: ArticleContext, org: str, sub: dict, 
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
-    label = f"{bench}: {org}'s fastest {rnd} time vs {base_org}'s" + (f", both on {at:,} chips" if at else "")
+    label = (f"{ctx.name('benchmark', bench)}: {possessive(ctx.name('org', org))} fastest "
+             f"{round_name(ctx.kb, str(rnd))} time vs {possessive(ctx.name('org', base_org))}"
+             + (f", both on {at:,} chips" if at else ""))
     # two chips compared ("the MI325X beat the H200 by 20%") at a scale the words do not give: the best times
     # are one reading of several (per chip, at one size), so they may bear a claim out but not refute it
     chips = sub.get("accelerator") and base.get("accelerator") and sub.get("accelerator") != base.get("accelerator")
@@ -293,8 +306,9 @@ def _product_vs_product(claim: Claim, ctx: ArticleContext, sub: dict, base: dict
         times.append(best)
     (a, ida), (b_, idb) = times
     ratio = b_ / a
-    label = (f"{ctx.name('benchmark', bench)}: one {ctx.name('system', sides[0][5])} ({rnd_a}) against one "
-             f"{ctx.name('system', sides[1][5])} ({rnd_b})")
+    label = (f"{ctx.name('benchmark', bench)}: one {ctx.name('system', sides[0][5])} "
+             f"({round_name(ctx.kb, str(rnd_a))}) against one {ctx.name('system', sides[1][5])} "
+             f"({round_name(ctx.kb, str(rnd_b))})")
     return Fact(round(ratio, 4), ratio, ratio, (ida, idb), label, derivation=f"{b_:.1f} s / {a:.1f} s = {ratio:.2f}x")
 
 
@@ -328,9 +342,10 @@ def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dic
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
-    who = f"{ctx.name('org', org)}'s" if org else "the"
+    who = f"{possessive(ctx.name('org', org))}" if org else "the"
     on = f" on {sides[0][4]} chips" if sides[0][4] else ""
-    label = f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {sub['round']} against {base['round']}"
+    label = (f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {round_name(ctx.kb, sub['round'])} "
+             f"against {round_name(ctx.kb, base['round'])}")
     derivation = f"{b[0]:.1f} s / {a[0]:.1f} s = {ratio:.2f}x"
     lo = hi = ratio
     others = _last_years_rounds(claim, ctx, a[0], sub["round"], base, org, bench)

@@ -24,7 +24,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pipeline.reconcile.context import ArticleContext, has_cue, sentence_before
+from pipeline.reconcile.context import ArticleContext, has_cue, possessive, sentence_before
 from pipeline.reconcile.statements import STATED, stated_ratios
 from pipeline.records import Claim, Entities, evolve
 
@@ -279,7 +279,7 @@ def maker_readings(claim: Claim, ctx: ArticleContext) -> list[tuple[Entities, in
     rnd = e.round or ctx.round
     chips = [e.accelerator] if e.accelerator else ctx.accelerators_of(e.org, rnd)
     return [(evolve(e, org=None, accelerator=acc), level(claim, "org"),
-             f"systems with {ctx.name('org', e.org)}'s {ctx.name('accelerator', acc)} from any submitter")
+             f"systems with {possessive(ctx.name('org', e.org))} {ctx.name('accelerator', acc)} from any submitter")
             for acc in chips if acc and ctx.kb.get("accelerator", acc) is not None
             and ctx.kb.get("accelerator", acc).attr("org") == e.org]  # type: ignore[union-attr]
 

@@ -14,6 +14,7 @@ from pipeline.reconcile.context import (
     language_of,
     names,
     org_of,
+    possessive,
     round_name,
     round_of,
     system_chips,
@@ -236,8 +237,8 @@ def benchmarks_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         if stated is not None:
             return stated
         return Fact(leads.count, leads.count, leads.count, leads.evidence,
-                    f"benchmarks where {claim.entities.org} has the fastest {rnd} result: "
-                    f"{', '.join(leads.benchmarks)}")
+                    f"benchmarks where {ctx.name('org', claim.entities.org)} has the fastest "
+                    f"{round_name(ctx.kb, rnd)} result: {names(ctx.kb, 'benchmark', leads.benchmarks)}")
     benches = ctx.official.benchmarks(rnd)
     rest = _the_others(claim, ctx, rnd)
     if rest is not None:
@@ -320,7 +321,7 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         # approximate limit: "about a minute or two")
         top = float(limit.high) if limit.bound == "approx" and limit.high is not None else float(limit.value)
         cu = ctx.official.count_under(org, rnd, top)
-        who = f"{ctx.name('org', org)}'s" if org else "any submitter's"
+        who = f"{possessive(ctx.name('org', org))}" if org else "any submitter's"
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
                     f"{who} {round_name(ctx.kb, rnd)} benchmarks under {fmt(top, 's')} "
                     f"({names(ctx.kb, 'benchmark', cu.benchmarks)})")

@@ -10,6 +10,8 @@ from pipeline.reconcile.context import (
     cue_distance,
     folded,
     has_cue,
+    possessive,
+    round_name,
     round_of,
     sentence_chips,
     system_chips,
@@ -106,7 +108,7 @@ def records_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
             total = sum(s.number for s in parts)
             if abs(total - claim.number) < 0.5:
                 return Fact(total, total, total, tuple(s.source_url for s in parts),
-                            f"{ctx.name('org', org)}'s records at scale and per chip", source="statement",
+                            f"{possessive(ctx.name('org', org))} records at scale and per chip", source="statement",
                             derivation=" + ".join(f"{s.number:g} ({s.id})" for s in parts))
         if scale is None and len({s.number for s in same}) > 1:
             return None  # "won six": at scale or per chip, the words do not say, and the counts differ
@@ -189,9 +191,11 @@ def date(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if rnd is None:
         return None
     if when and has_cue(ctx, claim, "results"):
-        return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
+        return Fact(str(when)[: len(claim.value)], None, None, (rnd,),
+                    f"the {round_name(ctx.kb, rnd)} results' date")
     if when and str(when)[:7] == claim.value[:7]:
-        return Fact(str(when)[: len(claim.value)], None, None, (rnd,), f"{rnd} results date")
+        return Fact(str(when)[: len(claim.value)], None, None, (rnd,),
+                    f"the {round_name(ctx.kb, rnd)} results' date")
     return None
 
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from pipeline.link.kb import KnowledgeBase
 from pipeline.official.canon import canon, round_rules
 from pipeline.official.query import OfficialResults
-from pipeline.reconcile.context import entity_name
+from pipeline.reconcile.context import entity_name, possessive
 
 
 def _core_note(system: str, count: int | None, cores_per_chip: Any) -> str:
@@ -59,7 +59,8 @@ def describe(official: OfficialResults, kb: KnowledgeBase, ids: Iterable[str]) -
             chips = f" on {r.accelerator_count:,} {acc} chips"
         note = _core_note(r.system, r.accelerator_count, cores.get(r.accelerator or ""))
         time = f": {r.minutes:.2f} min" if r.minutes is not None else ": no score (logs missing or failed)"
-        what = (f"{entity_name(kb, 'org', r.org)}'s {entity_name(kb, 'benchmark', r.benchmark)} result{chips} "
+        whose = possessive(entity_name(kb, "org", r.org))
+        what = (f"{whose} {entity_name(kb, 'benchmark', r.benchmark)} result{chips} "
                 f"(system {r.system}{note}), {entity_name(kb, 'round', r.round)}{time}; the result logs")
         out[eid] = {"url": url, "what": what}
     return out
