@@ -40,3 +40,10 @@ def test_what_was_checked_is_said_in_words(sentence, quote, says):
                                         ("Google", "Google's"), ("AWS", "AWS's")])
 def test_a_possessive_is_written_as_english_writes_it(name, said):
     assert possessive(name) == said
+
+
+# A vendor's own statement is named by who said it and when, not by its row id in the statements table
+def test_a_vendors_own_figure_is_named_by_who_and_when():
+    claim = next(c for c in check_text("谷歌表示，TPU v4 的性能是 TPU v3 的 2.7 倍。") if c.text == "2.7 倍")
+    assert "Google's own figure of 2020-07" in claim.explanation, claim.explanation
+    assert not re.search(r"own figure \(", claim.explanation)

@@ -301,7 +301,9 @@ def metric_readings(claim: Claim, ctx: ArticleContext, base: int) -> list[tuple[
             who = ", ".join(ctx.name("org", o) for o in st.entity_values("org")) or "MLCommons"
             same = isinstance(claim.value, (int, float)) and math.isclose(float(st.value), float(claim.value),
                                                                             rel_tol=0.05)
-            out.append((f"{STATED}{st.id}", base if same else base + 1, f"{who}'s own figure ({st.id})"))
+            # said by whom and when (the statement's text follows in the explanation), not by its table id
+            when = f" of {st.source_date[:7]}" if st.source_date else ""
+            out.append((f"{STATED}{st.id}", base if same else base + 1, f"{possessive(who)} own figure{when}"))
     if claim.metric in BENCHMARK_COUNTS:
         said = level(claim, "metric")
         if claim.metric in ("wins_count", "per_chip_wins_count", "single_node_wins_count"):
