@@ -47,3 +47,13 @@ def test_a_vendors_own_figure_is_named_by_who_and_when():
     claim = next(c for c in check_text("谷歌表示，TPU v4 的性能是 TPU v3 的 2.7 倍。") if c.text == "2.7 倍")
     assert "Google's own figure of 2020-07" in claim.explanation, claim.explanation
     assert not re.search(r"own figure \(", claim.explanation)
+
+
+# A large figure is written out, as a reader writes it, not in exponent notation
+@pytest.mark.parametrize("value, unit, said", [(117400.5, "x", "117,400x"), (1004000, "count", "1,004,000"),
+                                               (1234567, "count", "1,235,000"), (2.647, "x", "2.647x"),
+                                               (4096, "count", "4096"), (23.57, "s", "23.57 s")])
+def test_a_large_figure_is_written_out(value, unit, said):
+    from pipeline.reconcile.verdicts import fmt
+
+    assert fmt(value, unit) == said

@@ -109,7 +109,10 @@ def fmt(x: float | str | None, unit: str = "") -> str:
         return f"{x / 86400:.4g} days"
     if unit == "s" and abs(x) >= 600:
         return f"{x / 60:.4g} min"
-    text = f"{x:.4g}" if not float(x).is_integer() or abs(x) >= 1e6 else f"{int(x)}"
+    if abs(x) >= 1e4 and (abs(x) >= 1e6 or not float(x).is_integer()):
+        text = f"{float(f'{x:.4g}'):,.0f}"  # four significant digits, written out: 117,400x, not 1.174e+05x
+    else:
+        text = f"{x:.4g}" if not float(x).is_integer() else f"{int(x)}"
     return text + ({"s": " s", "x": "x", "%": " %"}.get(unit, "" if unit in ("count", "") else f" {unit}"))
 
 
