@@ -30,7 +30,10 @@ from pipeline.fileio import own_cache_file
 
 log = logging.getLogger(__name__)
 
-# what the programs of this file were made with: they hold only for the same engine and compiler
+# More than re's own cache keeps (512): past this, the file keeps only what the writing process holds
+MAX_PROGRAMS = 600
+
+# the programs this process knows (read from the file, or written to it), by pattern and flags
 _PROGRAMS: dict[tuple[str | bytes, int], tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]] = {}
 _loaded: set[tuple[str | bytes, int]] = set()
 
@@ -59,8 +62,9 @@ def preload() -> int:
         import _sre
 
         programs = marshal.loads(path.read_bytes())
+        room = max(0, getattr(re, "_MAXCACHE", 512) - len(cache))  # re's cache is not filled past its size
         made = {}
-        for (pattern, flags), (final, code, groups, groupindex, indexgroup) in programs.items():
+        for (pattern, flags), (final, code, groups, groupindex, indexgroup) in list(programs.items())[:room]:
             made[type(pattern), pattern, flags] = _sre.compile(pattern, final, code, groups, groupindex, indexgroup)
     except Exception as exc:  # noqa: BLE001 - any fault in the file means only that patterns compile as usual
         log.debug("regex programs in %s not used (%s)", path, exc)
@@ -75,27 +79,35 @@ def preload() -> int:
 def save() -> int:
     """Add the programs of the patterns compiled since `preload` to the file (after a warm-up has compiled
     what every article needs); how many were added.  Nothing is written when the file was read and only a
-    few are new."""
+    few are new, unless it holds more than MAX_PROGRAMS, which are then cut to this process's own."""
     cache = _cache()
     if cache is None:
         return 0
-    new = {}
-    for key, compiled in list(cache.items()):
-        # plain str and bytes patterns only: marshal writes no subclass (a library's str type)
-        if not (isinstance(key, tuple) and len(key) == 3 and key[0] in (str, bytes)
-                and isinstance(compiled, re.Pattern)):
-            continue
-        _, pattern, flags = key
-        if (pattern, int(flags)) in _PROGRAMS:
-            continue
-        program = _program(pattern, int(flags), compiled)
-        if program is not None:
-            new[pattern, int(flags)] = program
+    # plain str and bytes patterns only: marshal writes no subclass (a library's str type)
+    unknown = [(key[1], int(key[2]), compiled) for key, compiled in list(cache.items())
+               if isinstance(key, tuple) and len(key) == 3 and key[0] in (str, bytes)
+               and isinstance(compiled, re.Pattern) and (key[1], int(key[2])) not in _PROGRAMS]
     # A few patterns are built anew by every process (a library's alternation in a set's order, which
-    # changes with the hash seed): they are compiled as usual rather than rewrite the file on every run.
-    if len(new) < max(1, len(_loaded) // 20) or not new:
+    # changes with the hash seed): they are compiled as usual rather than rewrite the file on every run
+    # (and not even redone here, which would cost what compiling them did).
+    overgrown = len(_PROGRAMS) > MAX_PROGRAMS
+    if len(unknown) < max(1, len(_loaded) // 20) and not overgrown:
+        return 0
+    new = {}
+    for pattern, flags, compiled in unknown:
+        program = _program(pattern, flags, compiled)
+        if program is not None:
+            new[pattern, flags] = program
+    if not new and not overgrown:
         return 0
     programs = {**_PROGRAMS, **new}
+    if len(programs) > MAX_PROGRAMS:
+        # processes of other settings (a language folder of one's own, a test suite) added theirs: keep what
+        # this one holds (a pattern a module keeps is referenced beyond re's cache, the items list, the loop
+        # and the call: more than four times) and what it compiled
+        held = {(key[1], int(key[2])) for key, compiled in list(cache.items())
+                if isinstance(key, tuple) and len(key) == 3 and sys.getrefcount(compiled) > 4}
+        programs = {k: v for k, v in programs.items() if k in held or k in new}
     path = _path()
     try:
         data = marshal.dumps(programs)
@@ -111,7 +123,8 @@ def save() -> int:
     except (OSError, ValueError) as exc:  # a read-only temp folder, a value marshal cannot write: compiled as usual
         log.debug("regex programs not written to %s (%s)", path, exc)
         return 0
-    _PROGRAMS.update(new)
+    _PROGRAMS.clear()
+    _PROGRAMS.update(programs)
     return len(new)
 
 

@@ -96,3 +96,32 @@ def test_a_pattern_given_as_a_str_subclass_is_left_out_not_a_failure(fresh):
     for n in range(8):
         re.compile(rf"plain{n}\d")
     assert re_programs.save() == 8
+
+
+def test_the_file_keeps_what_the_writing_process_holds_once_it_grows_past_its_bound(fresh, monkeypatch):
+    monkeypatch.setattr(re_programs, "MAX_PROGRAMS", 30)
+    others = [re.compile(rf"another process's form{n}\d") for n in range(25)]
+    assert re_programs.save() == 25
+    del others
+    re.purge()
+    re_programs._PROGRAMS.clear()
+    re_programs._loaded.clear()
+    assert re_programs.preload() == 25
+    kept = [re.compile(rf"this process's form{n}\d") for n in range(10)]  # held, as a module holds its own
+    assert re_programs.save() == 10
+    re.purge()
+    re_programs._PROGRAMS.clear()
+    re_programs._loaded.clear()
+    assert re_programs.preload() == 10  # the other process's 25, held by no one here, were left out
+    assert all(re.compile(p.pattern) is re._cache[str, p.pattern, 0] for p in kept)  # type: ignore[attr-defined]
+
+
+def test_preloading_never_fills_res_cache_past_its_size(fresh, monkeypatch):
+    for n in range(40):
+        re.compile(rf"form{n}\d")
+    re_programs.save()
+    re.purge()
+    re_programs._PROGRAMS.clear()
+    monkeypatch.setattr(re, "_MAXCACHE", 16)
+    re_programs.preload()
+    assert len(re._cache) <= 16  # type: ignore[attr-defined]
