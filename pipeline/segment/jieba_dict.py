@@ -83,6 +83,7 @@ def _write(path: Path, freq: dict[str, int], total: int) -> None:
         os.chmod(tmp, 0o644)  # other users' processes may map it too
         trie.save(tmp)
         Path(tmp + ".total").write_text(str(total), encoding="ascii")
+        os.chmod(tmp + ".total", 0o644)  # whatever the umask: a group-writable file would not be read back
         os.replace(tmp + ".total", str(path) + ".total")
         os.replace(tmp, path)
     finally:
