@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -175,8 +176,6 @@ def atomic_write_files(files: dict[Path, bytes]) -> None:
 def own_cache_file(path: Path) -> bool:
     """Whether a cache file in a shared folder (the system's temp folder) may be read: a regular file of
     this user's that no one else may write, so another user cannot plant what this process loads."""
-    import stat
-
     try:
         st = Path(path).stat()
     except OSError:

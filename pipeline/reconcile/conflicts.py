@@ -78,14 +78,11 @@ class _Shown:
     @classmethod
     def of(cls, c: Claim) -> _Shown:
         """What a conflict record keeps of `c`, with the fact it looked up and where the official figure came from."""
-        frame = c.frame or {}
-        return cls(c.id, sys.intern(c.doc), c.lang, c.text, c.kind, c.value, c.unit, c.bound, c.low, c.high,
-                   c.ratio_reading, c.verdict, c.official, c.evidence, c.explanation, c.distortion,
-                   str(frame.get("fact") or _label_in(c.explanation)), str(frame.get("source") or "table"))
+        return cls.of_row(c.to_contract())
 
     @classmethod
     def of_row(cls, row: dict[str, Any]) -> _Shown:
-        """The same from a row of claims.jsonl (with its id), read as Claim.from_contract reads it."""
+        """The same from a row of claims.jsonl (with its id), its fields read as Claim.from_contract reads them."""
         frame = row.get("frame") or {}
         explanation = row.get("explanation", "")
         return cls(str(row["id"]), sys.intern(row["doc"]), row["lang"], row["text"], row["kind"], row.get("value"),

@@ -33,21 +33,22 @@ CONVERT_ROWS = 2_000
 SKIP = {"entities", "evidence", "compared_to", "display", *STRING, *INTS, *FLOATS, *SPLIT}
 
 
+def columns(extra: list[str]) -> list[tuple[str, str]]:
+    """The table's columns in order, each with its type (string, int64, float64 or list: the evidence)."""
+    cols = [(k, "string") for k in STRING[:7]] + [(k, "int64") for k in INTS]
+    for k in SPLIT:
+        cols += [(k, "float64"), (f"{k}_text", "string")]
+    cols += [(k, "float64") for k in FLOATS] + [(k, "string") for k in STRING[7:]]
+    cols += [(f"entity_{k}", "string") for k in ENTITY_KEYS]
+    cols += [("evidence", "list"), ("compared_to", "string")] + [(k, "string") for k in extra]
+    return cols
+
+
 def _schema(extra: list[str]) -> Any:
     import pyarrow as pa
 
-    fields = [pa.field(k, pa.string()) for k in STRING[:7]]
-    fields += [pa.field(k, pa.int64()) for k in INTS]
-    for k in SPLIT:
-        fields += [pa.field(k, pa.float64()), pa.field(f"{k}_text", pa.string())]
-    fields += [pa.field(k, pa.float64()) for k in FLOATS]
-    fields += [pa.field(k, pa.string()) for k in STRING[7:]]
-    fields += [pa.field(f"entity_{k}", pa.string()) for k in ENTITY_KEYS]
-    fields += [pa.field("evidence", pa.list_(pa.string())), pa.field("compared_to", pa.string())]
-    fields += [pa.field(k, pa.string()) for k in extra]
-    return pa.schema(fields)
-
-
+    types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "list": pa.list_(pa.string())}
+    return pa.schema([pa.field(name, types[kind]) for name, kind in columns(extra)])
 
 
 def _text(x: Any) -> str | None:
@@ -57,23 +58,9 @@ def _text(x: Any) -> str | None:
 
 
 def claim_row(c: dict[str, Any], extra: list[str]) -> dict[str, Any]:
-    """One claim as a row of the Parquet schema: number and text columns split, one column per entity type,
-    `extra` fields as JSON text."""
-    row: dict[str, Any] = {k: _text(c.get(k)) for k in STRING}
-    row.update({k: int(c[k]) if c.get(k) is not None else None for k in INTS})
-    row.update({k: float(c[k]) if is_number(c.get(k)) else None for k in FLOATS})
-    for k in SPLIT:
-        v = c.get(k)
-        if is_number(v):
-            row[k], row[f"{k}_text"] = float(v), None
-        else:
-            row[k], row[f"{k}_text"] = None, None if v is None else str(v)
-    ents = c.get("entities") or {}
-    row.update({f"entity_{k}": _text(ents.get(k)) for k in ENTITY_KEYS})
-    row["evidence"] = [str(e) for e in c.get("evidence") or []]
-    row["compared_to"] = _text(c.get("compared_to"))
-    row.update({k: _text(c.get(k)) for k in extra})
-    return row
+    """One claim as a row of the table: number and text columns split, one column per entity type, `extra`
+    fields as JSON text (each column's values as `_column` reads them)."""
+    return {name: _column(name, [c])[0] for name, _ in columns(extra)}
 
 
 def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
@@ -103,7 +90,7 @@ def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
 
 
 def _column(name: str, claims: list[dict[str, Any]]) -> list[Any]:
-    """One column of claim_row's rows: the same values, read off the claims."""
+    """One column's values, read off the claims: the one place that says what a claim puts in each column."""
     if name in _INT_SET:
         return [None if c.get(name) is None else int(c[name]) for c in claims]
     if name in _FLOAT_SET:
