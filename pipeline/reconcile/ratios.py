@@ -216,11 +216,9 @@ def _speedup(claim: Claim, ctx: ArticleContext) -> Fact | None:
 def _speedup_sides(ctx: ArticleContext, sub: dict, base: dict, scale: Any) -> str:
     """"H100 over A100 systems in MLPerf Training v2.1 at 8 chips": the two sides, their round said once
     when they share it."""
-    if sub.get("round") == base.get("round"):
-        return (f"{ctx.name('accelerator', sub['accelerator'])} over "
-                f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
-    return (f"{label_of(ctx.kb, acc=sub['accelerator'], round=sub['round'])} over "
-            f"{label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips")
+    first = (ctx.name("accelerator", sub["accelerator"]) if sub.get("round") == base.get("round")
+             else label_of(ctx.kb, acc=sub["accelerator"], round=sub["round"]))
+    return f"{first} over {label_of(ctx.kb, acc=base['accelerator'], round=base['round'])} at {scale} chips"
 
 
 def _scaling(claim: Claim, ctx: ArticleContext) -> Fact | None:
@@ -240,7 +238,7 @@ def _scaling(claim: Claim, ctx: ArticleContext) -> Fact | None:
     if small is None or large is None:
         return None
     ratio = small[0] / large[0]
-    who = f"{possessive(ctx.name('org', e.org))}" if e.org else "the"
+    who = possessive(ctx.name('org', e.org)) if e.org else "the"
     label = f"{ctx.name('benchmark', e.benchmark)}: {who} time on {sizes[0]:,} chips over its time on {sizes[1]:,}"
     return Fact(round(ratio, 4), ratio, ratio, (small[1], large[1]), label,
                 derivation=f"{small[0]:.1f} s / {large[0]:.1f} s = {ratio:.2f}x")
@@ -342,7 +340,7 @@ def _round_vs_round(claim: Claim, ctx: ArticleContext, org: str | None, sub: dic
     if a is None or b is None:
         return None
     ratio = b[0] / a[0]
-    who = f"{possessive(ctx.name('org', org))}" if org else "the"
+    who = possessive(ctx.name('org', org)) if org else "the"
     on = f" on {sides[0][4]} chips" if sides[0][4] else ""
     label = (f"{ctx.name('benchmark', bench)}: {who} fastest time{on} of {round_name(ctx.kb, sub['round'])} "
              f"against {round_name(ctx.kb, base['round'])}")

@@ -321,7 +321,7 @@ def models_count(claim: Claim, ctx: ArticleContext) -> Fact | None:
         # approximate limit: "about a minute or two")
         top = float(limit.high) if limit.bound == "approx" and limit.high is not None else float(limit.value)
         cu = ctx.official.count_under(org, rnd, top)
-        who = f"{possessive(ctx.name('org', org))}" if org else "any submitter's"
+        who = possessive(ctx.name('org', org)) if org else "any submitter's"
         return Fact(cu.count, cu.count, cu.count, cu.records[:8],
                     f"{who} {round_name(ctx.kb, rnd)} benchmarks under {fmt(top, 's')} "
                     f"({names(ctx.kb, 'benchmark', cu.benchmarks)})")
