@@ -30,8 +30,11 @@ from pipeline.fileio import own_cache_file
 
 log = logging.getLogger(__name__)
 
-# More than re's own cache keeps (512): past this, the file keeps only what the writing process holds
-MAX_PROGRAMS = 600
+# Well above what a run's processes compile (some 570): past this, the file keeps only what the writing
+# process holds (processes of other settings add their own)
+MAX_PROGRAMS = 1000
+# re's own room beside the stored programs (its _MAXCACHE in CPython 3.11 and 3.12)
+_OWN_ROOM = 512
 
 # the programs this process knows (read from the file, or written to it), by pattern and flags
 _PROGRAMS: dict[tuple[str | bytes, int], tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]] = {}
@@ -62,13 +65,18 @@ def preload() -> int:
         import _sre
 
         programs = marshal.loads(path.read_bytes())
-        room = max(0, getattr(re, "_MAXCACHE", 512) - len(cache))  # re's cache is not filled past its size
         made = {}
-        for (pattern, flags), (final, code, groups, groupindex, indexgroup) in list(programs.items())[:room]:
+        for (pattern, flags), (final, code, groups, groupindex, indexgroup) in programs.items():
             made[type(pattern), pattern, flags] = _sre.compile(pattern, final, code, groups, groupindex, indexgroup)
     except Exception as exc:  # noqa: BLE001 - any fault in the file means only that patterns compile as usual
         log.debug("regex programs in %s not used (%s)", path, exc)
         return 0
+    # re keeps _MAXCACHE patterns and drops its oldest for each new one past that: the stored programs come
+    # on top of re's own room, else the patterns compiled meanwhile would push out stored ones before their
+    # first use (a start-up compiles more than 512 in all), and a save would miss those pushed out
+    size = getattr(re, "_MAXCACHE", None)
+    if isinstance(size, int):
+        re._MAXCACHE = max(size, len(cache) + len(made) + _OWN_ROOM)  # type: ignore[attr-defined]
     for key, compiled in made.items():
         cache.setdefault(key, compiled)  # one compiled meanwhile stays
     _PROGRAMS.update(programs)

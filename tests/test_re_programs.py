@@ -29,6 +29,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(re_programs, "_PROGRAMS", {})
     monkeypatch.setattr(re_programs, "_loaded", set())
+    monkeypatch.setattr(re, "_MAXCACHE", re._MAXCACHE)  # type: ignore[attr-defined] # preload may raise it
     re.purge()
     yield tmp_path
     re.purge()
@@ -116,12 +117,25 @@ def test_the_file_keeps_what_the_writing_process_holds_once_it_grows_past_its_bo
     assert all(re.compile(p.pattern) is re._cache[str, p.pattern, 0] for p in kept)  # type: ignore[attr-defined]
 
 
-def test_preloading_never_fills_res_cache_past_its_size(fresh, monkeypatch):
-    for n in range(40):
-        re.compile(rf"form{n}\d")
+def test_stored_programs_come_on_top_of_res_own_room(fresh, monkeypatch):
+    stored = [re.compile(rf"form{n}\d") for n in range(40)]
     re_programs.save()
     re.purge()
     re_programs._PROGRAMS.clear()
     monkeypatch.setattr(re, "_MAXCACHE", 16)
-    re_programs.preload()
-    assert len(re._cache) <= 16  # type: ignore[attr-defined]
+    assert re_programs.preload() == 40
+    # a start-up compiles patterns of its own meanwhile: re's room for them pushes out no stored one
+    for n in range(30):
+        re.compile(rf"compiled meanwhile{n}\d")
+    assert all((str, p.pattern, 0) in re._cache for p in stored)  # type: ignore[attr-defined]
+
+
+def test_a_worker_stores_the_patterns_of_its_first_articles_once(monkeypatch):
+    from pipeline.run import worker
+
+    saves = []
+    monkeypatch.setattr(worker.re_programs, "save", lambda: saves.append(worker._articles_done) or 0)
+    monkeypatch.setattr(worker, "_articles_done", 0)
+    for _ in range(3 * worker.SAVE_AFTER_ARTICLES):
+        worker.article_done()
+    assert saves == [worker.SAVE_AFTER_ARTICLES]

@@ -52,7 +52,7 @@ from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row:
 )
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
-from pipeline.run.worker import end_of_articles, run_pipeline, tune_worker, warm_up
+from pipeline.run.worker import article_done, end_of_articles, run_pipeline, tune_worker, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -197,6 +197,7 @@ def _work(args: tuple[str, str, Settings, str, str]) -> bytes:
     parallel and only its bytes come back to the parent."""
     path, root, settings, digest, version = args
     result = process_path(Path(path), Path(root), settings, run_pipeline(settings))
+    article_done()
     # its lines of claims.jsonl and claims.csv, rendered here, so that the merge, which runs alone, only
     # copies them
     return _part_text(_result_to_part(result, digest, version))

@@ -52,6 +52,20 @@ def warm_up(settings: Settings) -> None:
     tune_worker()
 
 
+# A worker stores the patterns its first articles compiled (an HTML reader's, a language's rules met only
+# in an article), once: the next run's processes find them ready
+SAVE_AFTER_ARTICLES = 20
+_articles_done = 0
+
+
+def article_done() -> None:
+    """Count an article a worker finished; the SAVE_AFTER_ARTICLES-th stores the patterns compiled so far."""
+    global _articles_done
+    _articles_done += 1
+    if _articles_done == SAVE_AFTER_ARTICLES:
+        re_programs.save()
+
+
 def tune_worker() -> None:
     """A worker's gc thresholds: what a worker forked from a warmed-up parent sets for itself, so that the
     parent can go back to its own while it merges."""
