@@ -102,9 +102,23 @@ def _prune(root: Path, keep: int, current: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def write_bytecode(package: Path = PACKAGE) -> bool:
+    """The package's bytecode in its __pycache__ folders, as installing a wheel writes it; True when all of
+    it was written.  Where Python writes none itself (PYTHONDONTWRITEBYTECODE, a read-only checkout), every
+    process would otherwise compile newsclaims' pure-Python modules from source: 41 of them, 0.07 s of each
+    `newsclaims run` start-up.  A module edited later is compiled from source again until this runs."""
+    import compileall
+
+    try:
+        return bool(compileall.compile_dir(str(package), quiet=2))
+    except OSError:  # a folder it may not write: Python compiles in memory, as before
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] in (["build"], []) or args[:1] in (["--force"], ["--optional"]):
+        write_bytecode()
         try:
             build(force="--force" in args, log=lambda msg: print(msg, file=sys.stderr))
         except ImportError as exc:

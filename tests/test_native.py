@@ -3,6 +3,7 @@ never mixed with Python, and giving the same outputs as Python."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -85,10 +86,19 @@ def test_a_failed_optional_build_leaves_python(monkeypatch: pytest.MonkeyPatch, 
         raise RuntimeError("gcc: not found")
 
     monkeypatch.setattr(nativebuild, "_compile", broken)
+    monkeypatch.setattr(nativebuild, "write_bytecode", lambda package=None: True)
     assert nativebuild.main(["build", "--optional"]) == 0
     assert nativebuild.main(["build"]) == 1
     assert "pure Python" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())  # its temporary folder removed, no build left
+
+
+def test_the_packages_bytecode_is_written_where_python_writes_none(package_copy: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # as PYTHONDONTWRITEBYTECODE sets it
+    assert nativebuild.write_bytecode(package_copy)
+    for module in ("records.py", "run/batch.py", "cli.py"):  # pure Python, loaded by every run
+        assert Path(importlib.util.cache_from_source(str(package_copy / module))).is_file()
 
 
 def _run(folder: Path, out: Path, compiled: bool) -> dict:
