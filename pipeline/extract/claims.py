@@ -69,6 +69,17 @@ class Blocked:
         return k > 0 and self._reach[k - 1] > s
 
 
+def _by_first_char(forms: dict[str, tuple[str, ...]], order: tuple[str, ...]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """{first character: ((kind, form), ...)} of the forms that are not ASCII, kinds in `order` and each
+    kind's forms in their order: at a position, only the forms that can start there are tried."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for kind in order:
+        for form in forms.get(kind, ()):
+            if form and not form.isascii():
+                index.setdefault(form[0], []).append((kind, form))
+    return {ch: tuple(pairs) for ch, pairs in index.items()}
+
+
 _ByLast = dict[str, dict[str, tuple[str, ...]]]
 _BY_LAST: dict[tuple[int, tuple[str, ...], bool], tuple[dict, _ByLast]] = {}
 
@@ -706,13 +717,12 @@ class SentenceExtractor:
             while floor > s0 and text[floor - 1] not in CLAUSE_STOP and start - floor < 16:
                 floor -= 1
             bounds = self.seg.boundaries
+            by_first = cached(lang, "bounds_before_by_first", lambda: _by_first_char(lang.bounds_before, order))
             for pos in range(floor, start):
-                for kind in order:
-                    for form in lang.bounds_before.get(kind, ()):
-                        # a whole word only: 超 in 超算 (supercomputer) is no "more than"
-                        if text.startswith(form, pos) and not form.isascii() and (
-                                not bounds or (pos in bounds and pos + len(form) in bounds)):
-                            return _Cue(kind, form, pos)
+                for kind, form in by_first.get(text[pos], ()):
+                    # a whole word only: 超 in 超算 (supercomputer) is no "more than"
+                    if text.startswith(form, pos) and (not bounds or (pos in bounds and pos + len(form) in bounds)):
+                        return _Cue(kind, form, pos)
         return None
 
     def _decrease_claim(self, fall: _Cue, start, end, value, of_total, bound, low, high, bound_cue) -> Claim:

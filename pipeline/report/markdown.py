@@ -14,11 +14,13 @@ from typing import Any
 from pipeline.report.fmt import VERDICT_LABELS
 from pipeline.report.load import ArticleView, ReportData
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-# the characters cell() escapes; a cell with none of them is only put on one line.  Asked with `in`: a
-# regular expression's search costs more to set up than these scans of a short cell
-_CHANGES = "\\`*_[]|~&<>"
+# `<`, `>`, `&` become entities, then Markdown's structure and formatting characters get a backslash (the
+# backslash itself first, so that the ones added are not doubled; the entities' text holds none of them).
+# Each replaced only where the cell holds it: str.replace is a C scan, where re.sub with a "\\\1" template
+# expanded every match in Python and str.translate looks every character of a Chinese cell up in a dict.
+_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\\", "\\\\"), *((c, "\\" + c) for c in "`*_[]|~"))
+# the characters cell() changes; a cell with none of them is only put on one line
+_CHANGES = re.compile(r"[\\`*_\[\]|~&<>]")
 
 
 def cell(value: Any) -> str:
@@ -27,10 +29,12 @@ def cell(value: Any) -> str:
         return ""
     text = str(value)
     one_line = " ".join(text.split())  # newlines, tabs and runs of spaces would break the row
-    if not any(c in one_line for c in _CHANGES):  # most cells: nothing to escape
+    if _CHANGES.search(one_line) is None:  # most cells: nothing to escape
         return one_line
-    text = one_line.translate(_ENTITIES)  # before the backslashes: '&' is not special to them
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    for char, escaped in _ESCAPES:
+        if char in one_line:
+            one_line = one_line.replace(char, escaped)
+    return one_line
 
 
 def code(value: Any) -> str:
