@@ -67,3 +67,26 @@ def test_a_carriage_return_reads_back_inside_its_field():
     rows = [["a\rb", "c"], ["d", "e"]]
     back = list(csv.reader(io.StringIO(csv_text(rows).decode("utf-8"), newline="")))
     assert back == rows
+
+
+def _rows_of_a_run(seeds) -> list[dict]:
+    """Claims as a run writes them (every field, nested ones included): the two founding articles'."""
+    from pipeline.ingest.read import find_articles
+    from pipeline.run.process import process_path
+    from pipeline.settings import Settings
+
+    return [c.to_contract() for path in find_articles(seeds)
+            for c in process_path(path, seeds, Settings()).claims]
+
+
+def test_a_claims_lines_are_its_csv_rows(seeds):
+    from pipeline.run.merge import csv_lines, csv_row
+
+    rows = _rows_of_a_run(seeds)
+    assert len(rows) > 10 and any(r.get("frame") for r in rows) and any(r.get("alternatives") for r in rows)
+    edge = {**rows[0], "sentence": '=SUM(A1), "quoted"\r\nnext', "value": None, "unit": "-1",
+            "evidence": ["a,b", "c"], "entities": {"org": "@org", "nobody": "x"}, "frame": None,
+            "alternatives": [], "compared_to": {"baseline": {"round": "training-v0.6"}}}
+    rows.append(edge)
+    rows.append({k: v for k, v in rows[1].items() if k != "frame"})  # a row that lacks a field
+    assert csv_lines(rows) == csv_text(csv_row(r) for r in rows)

@@ -34,7 +34,12 @@ def test_sentences_split_with_offsets_and_language(text: str, n: int, langs: lis
         assert text[s.start:s.end] == s.text
 
 
-@pytest.mark.parametrize("raw, folded", [("４０９６块", "4096块"), ("ＴＰＵ　ｖ３", "TPU v3"), ("２．７％", "2.7%")])
+@pytest.mark.parametrize("raw, folded", [
+    ("４０９６块", "4096块"), ("ＴＰＵ　ｖ３", "TPU v3"), ("２．７％", "2.7%"),
+    ("训练用时２３秒，比上一轮快２．７倍，用了４０９６块ＴＰＵ", "训练用时23秒，比上一轮快2.7倍，用了4096块TPU"),
+    ("no full-width forms: 谷歌 TPU v4", "no full-width forms: 谷歌 TPU v4"),
+    ("＋１２％／－３ ms", "+12%/-3 ms"),
+])
 def test_full_width_folds_to_ascii_keeping_length(raw: str, folded: str):
     assert fold_width(raw) == folded
     assert len(fold_width(raw)) == len(raw)
