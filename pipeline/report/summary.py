@@ -24,9 +24,9 @@ def name_in(kb: KnowledgeBase, etype: str, eid: str, lang: str) -> str:
     if entry is None:
         return eid
     for code in (lang, "en", "zh"):
-        names = [*(entry.aliases.get(code) or ()), *(entry.cased.get(code) or ())]
-        if names:
-            return str(names[0])
+        for names in (entry.aliases.get(code), entry.cased.get(code)):  # its aliases first, then cased forms
+            if names:
+                return str(names[0])
     return eid
 
 
