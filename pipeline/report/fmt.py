@@ -41,8 +41,9 @@ def is_number(x: Any) -> TypeGuard[int | float]:
 
 def num(x: float) -> str:
     """A number as an editor writes it: thousands separators, at most six significant digits."""
-    if float(x).is_integer() and abs(x) < 1e15:
-        n = int(x)
+    f = float(x)
+    if abs(f) < 1e15 and f == int(f):  # whole (float.is_integer, without a method call; NaN and inf fail abs)
+        n = int(f)
         return str(n) if -1000 < n < 1000 else f"{n:,}"  # str() of a small one: no format spec to parse
     text = f"{x:,.6g}"
     return text.replace("e+", "e")
