@@ -188,52 +188,32 @@ _CSV_PLAN: list[tuple[int, str]] = [
 
 
 def csv_lines(rows: Iterable[dict]) -> bytes:
-    """claims.csv's lines of these claims.jsonl rows: csv_text(csv_row(r) for r in rows), each row read
-    straight into its line (a worker writes every claim's line; csv_row's dict and list cost a third of it)."""
-    lines = []
-    for r in rows:
-        entities = r.get("entities") or {}
-        fields = []
-        for how, key in _CSV_PLAN:
-            if how == _FIELD:
-                value = r.get(key)
-            elif how == _ENTITY:
-                value = entities.get(key)
-            elif how == _EVIDENCE:
-                value = " ".join(r.get(key) or [])
-            else:
-                value = json_text(r[key]) if r.get(key) else ""
-            # csv_field(csv_cell(value)), inline: 45 fields of every claim
-            if value is None:
-                fields.append("")
-                continue
-            if isinstance(value, str):
-                text = "'" + value if value[:1] in _FORMULA_FIRST else value
-            else:
-                text = str(value)
-            if '"' in text or "," in text or "\n" in text or "\r" in text:
-                text = '"' + text.replace('"', '""') + '"'
-            fields.append(text)
-        lines.append(",".join(fields) + "\n")
-    return "".join(lines).encode("utf-8")
+    """claims.csv's lines of these claims.jsonl rows."""
+    return csv_text(csv_row(r) for r in rows)
 
 
 def csv_row(r: dict) -> list:
     """One claims.csv row: entities as one column per type, evidence joined, compared_to, frame and
-    alternatives as JSON."""
-    flat = {k: v for k, v in r.items() if k not in ("entities", "evidence", "compared_to", "frame", "alternatives")}
-    for key, value in (r.get("entities") or {}).items():
-        flat[f"entity_{key}"] = value
-    flat["evidence"] = " ".join(r.get("evidence") or [])
-    for key in ("compared_to", "frame", "alternatives"):
-        flat[key] = json_text(r[key]) if r.get(key) else ""
-    return ["" if flat.get(k) is None else csv_cell(flat[k]) for k in CSV_COLUMNS]
+    alternatives as JSON (read straight off the row by _CSV_PLAN: a worker writes every claim's row, and a
+    flattened dict per claim was a third of that)."""
+    entities = r.get("entities") or {}
+    row = []
+    for how, key in _CSV_PLAN:
+        if how == _FIELD:
+            value = r.get(key)
+        elif how == _ENTITY:
+            value = entities.get(key)
+        elif how == _EVIDENCE:
+            value = " ".join(r.get(key) or [])
+        else:
+            value = json_text(r[key]) if r.get(key) else ""
+        row.append("" if value is None else csv_cell(value))
+    return row
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): such text
 # gets a leading apostrophe in claims.csv; claims.jsonl keeps the text as it was.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_FORMULA_FIRST = frozenset(FORMULA_STARTS)  # each one character: a cell starts with one if its first is in here
 
 
 def csv_cell(value: Any) -> Any:

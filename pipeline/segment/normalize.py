@@ -17,16 +17,14 @@ _FOLD.update({chr(c): chr(c - 0xFEE0) for c in range(0xFF41, 0xFF5B)})
 _FOLD.update({"％": "%", "．": ".", "＋": "+", "－": "-", "／": "/", "\u3000": " ", "\u00a0": " "})
 
 
-# Most texts hold none of these, which one regex search tells; a text that does holds a few of them, each
-# replaced by str.replace (a C scan), where str.translate looks every character of a Chinese article up in
-# the table (half a percent of a Chinese article's instructions)
+# A text holds none or a few of these: one regex scan finds them, and each is replaced by str.replace (a C
+# scan), where str.translate looked every character of a Chinese article up in a table (half a percent of a
+# Chinese article's instructions)
 _FOLD_ANY = re.compile("[" + "".join(re.escape(c) for c in _FOLD) + "]")
 
 
 def fold_width(text: str) -> str:
     """Full-width ASCII and spaces folded to their half-width forms (offsets unchanged)."""
-    if _FOLD_ANY.search(text) is None:
-        return text
     for ch in set(_FOLD_ANY.findall(text)):
         text = text.replace(ch, _FOLD[ch])
     return text
