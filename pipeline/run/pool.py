@@ -7,10 +7,11 @@ replaced; a worker that dies (out of memory, a crash in C code) costs only its c
 
 Workers are forked where the platform allows, after the parent has loaded the pipeline, so a new worker
 (including a replacement after a kill) starts in milliseconds instead of re-importing spaCy; elsewhere
-they are spawned and warm up themselves before taking work.  A worker holds two jobs, the one it runs and the
-next, so that it never waits while the parent stores and merges another worker's result.  A job's time
-limit starts when its worker starts it (as the parent learns it: when the job before it comes back), so
-warm-up never counts against an article; a worker killed for one job gives its next job back.
+they are spawned and warm up themselves before taking work (one that cannot stops the run, saying why).
+A worker holds two jobs, the one it runs and the next, so that it never waits while the parent stores and
+merges another worker's result.  A job's time limit starts when its worker starts it (as the parent learns
+it: when the job before it comes back), so warm-up never counts against an article; a worker killed for
+one job gives its next job back.
 """
 
 from __future__ import annotations
@@ -82,20 +83,37 @@ def _worker_main(conn: Connection, parent: int, fn: Callable[[Any], Any], warm: 
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        _serve(conn, fn, warm)
+    except OSError:  # the pipe broke: the run is gone (a traceback would only clutter the terminal)
+        return
+
+
+def _serve(conn: Connection, fn: Callable[[Any], Any], warm: Callable[[], None] | None) -> None:
     if warm is not None:
-        warm()
+        try:
+            warm()
+        except Exception as exc:  # noqa: BLE001 - said to the run, which stops with it: every worker would fail
+            conn.send(("failed", None, f"{type(exc).__name__}: {exc}"))
+            return
     conn.send(("ready", None, None))
     while True:
         try:
             msg = conn.recv()
-        except (EOFError, OSError):
+        except EOFError:
             return
         if msg is None:
             return
         index, job = msg
         try:
-            conn.send(("done", index, fn(job)))
+            reply = ("done", index, fn(job))
         except Exception as exc:  # noqa: BLE001 - fn should not raise, but a lost job is worse than a report
+            reply = ("error", index, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except OSError:
+            raise  # the pipe broke: the run is gone
+        except Exception as exc:  # noqa: BLE001 - a result that cannot be sent is reported, not lost
             conn.send(("error", index, f"{type(exc).__name__}: {exc}"))
 
 
@@ -103,7 +121,8 @@ def run_jobs(jobs: Sequence[Any], fn: Callable[[Any], Any], workers: int, timeou
              warm: Callable[[], None] | None = None) -> Iterator[Outcome]:
     """Run fn(job) for every job in `workers` processes, yielding an Outcome per job as it finishes (in
     completion order).  A job running longer than `timeout` seconds yields failure "timeout"; one whose
-    worker died yields "crashed".  fn and warm must be module-level functions (picklable for spawn)."""
+    worker died yields "crashed".  fn and warm must be module-level functions (picklable for spawn).  A
+    worker whose `warm` raises stops the run with WorkerStartError, saying why (every worker would fail)."""
     if not jobs:
         return
     pool = _Pool(jobs, fn, warm, workers, timeout)
@@ -193,6 +212,8 @@ class _Pool:
                 w.ready = True
                 self.failed_starts = 0
                 self.assign(w)
+            elif kind == "failed":  # it could not load what every article needs: no worker will
+                raise WorkerStartError(f"a worker process could not load the pipeline: {payload}")
             elif kind in ("done", "error"):
                 if index in w.jobs:
                     w.jobs.remove(index)  # the first it holds: jobs come back in the order sent

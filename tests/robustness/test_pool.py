@@ -1,17 +1,29 @@
 """The worker pool (pipeline/run/pool.py): a worker holds the job it runs and the next one; whatever one job
-does (hang, kill its process), every other job still comes back exactly once, and a held job's time
-limit starts when its worker starts it."""
+does (hang, kill its process), every other job still comes back exactly once, whether the workers are
+forked or spawned; a held job's time limit starts when its worker starts it; a worker that cannot load
+stops the run with its reason."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import signal
 import time
 
 import pytest
 
+from pipeline.errors import WorkerStartError
 from pipeline.run import pool
 from pipeline.run.pool import run_jobs
+
+
+@pytest.fixture(params=["fork", "spawn"])
+def start_method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Workers forked (Linux) or spawned (macOS, Windows)."""
+    if request.param not in mp.get_all_start_methods():
+        pytest.skip(f"no {request.param} here")
+    monkeypatch.setattr(pool, "context", lambda: mp.get_context(request.param))
+    return request.param
 
 
 def _job(job: tuple[str, float]) -> float:
@@ -26,7 +38,7 @@ def _job(job: tuple[str, float]) -> float:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_every_job_comes_back_once_whatever_the_jobs_beside_it_do(workers: int) -> None:
+def test_every_job_comes_back_once_whatever_the_jobs_beside_it_do(workers: int, start_method: str) -> None:
     jobs = [("ok", 1), ("hang", 2), ("ok", 3), ("crash", 4), ("ok", 5), ("crash", 6), ("ok", 7), ("hang", 8),
             ("ok", 9)]
     outcomes = list(run_jobs(jobs, _job, workers, timeout=1.0))
@@ -54,3 +66,13 @@ def test_a_ready_worker_holds_the_next_job_too() -> None:
         assert len(w.jobs) == pool.IN_FLIGHT == 2
     finally:
         p.close()
+
+
+def _cannot_load() -> None:
+    raise ValueError("lexicon zh.yaml: line 3 is not a mapping")
+
+
+def test_a_worker_that_cannot_load_stops_the_run_with_its_reason(start_method: str) -> None:
+    # at once, with the reason: not after three workers died "before they start"
+    with pytest.raises(WorkerStartError, match="could not load the pipeline: ValueError: lexicon zh.yaml: line 3"):
+        list(run_jobs([("ok", 1), ("ok", 2)], _job, 2, timeout=60.0, warm=_cannot_load))
