@@ -128,3 +128,38 @@ def test_workers_0_is_one_per_core_and_below_0_is_refused(corpus: Path, tmp_path
     refused = newsclaims("run", str(corpus), "--out", str(tmp_path / "out2"), "--quiet", "--workers", "-1")
     assert refused.returncode == 2 and "--workers" in refused.stdout + refused.stderr
     assert not (tmp_path / "out2").exists()
+
+
+@pytest.mark.parametrize(("code", "status", "said"), [
+    (None, 0, ""),
+    (0, 0, ""),
+    (3, 3, ""),
+    (130, 130, ""),
+    ("newsclaims: stopped", 1, "newsclaims: stopped"),
+])
+def test_the_console_script_exits_with_pythons_status_for_each_exit(code: object, status: int, said: str,
+                                                                     capsys: pytest.CaptureFixture[str]):
+    from pipeline.cli import exit_status
+
+    assert exit_status(code) == status
+    assert capsys.readouterr().err.strip() == said
+
+
+_ENTRY = """
+import atexit, sys
+import pipeline.cli
+atexit.register(lambda: print("exit handler ran", flush=False))
+sys.stdout.write("unflushed output")
+sys.argv = ["newsclaims", *sys.argv[1:]]
+pipeline.cli.entry()
+"""
+
+
+@pytest.mark.parametrize(("args", "status"), [(["--help"], 0), (["run", "/no/such/folder", "--out", "x"], 2)])
+def test_the_console_script_skips_only_the_teardown(args: list[str], status: int, tmp_path: Path):
+    # exit handlers run and buffered output is written before the process ends without the interpreter's
+    # teardown; the exit status is main's
+    proc = subprocess.run([sys.executable, "-c", _ENTRY, *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+    assert proc.returncode == status, proc.stderr
+    assert proc.stdout.startswith("unflushed output") and proc.stdout.rstrip().endswith("exit handler ran")
