@@ -283,6 +283,33 @@ def test_parquet_has_no_number_that_is_not_finite(value, text):
     assert table.column("value_text").to_pylist() == [text] and table.column("counted").null_count == 1
 
 
+# A column is read off the claims in one pass, with a check of the types it holds; a column that mixes in
+# a value of another type (a later version's, a hand-edited row) takes the per-value path, whatever its
+# position in the column.
+@pytest.mark.parametrize(("column", "values", "expected"), [
+    ("value", [2.5, 3, None, True, float("nan")], [2.5, 3.0, None, None, None]),
+    ("value_text", [2.5, 3, None, True, float("nan")], [None, None, None, "True", "nan"]),
+    ("value_text", [2.5, 1e308, 1e308, None, "2020-07"], [None, None, None, None, "2020-07"]),
+    ("low", [1e308, 1e308, 0.5], [1e308, 1e308, 0.5]),
+    ("explanation", ["plain", "中文 and 𠀋", None], ["plain", "中文 and 𠀋", None]),
+    ("explanation", ["plain", {"b": 1, "a": [2]}, 7], ["plain", '{"a":[2],"b":1}', "7"]),
+    ("evidence", [["a", "b"], None, []], [["a", "b"], [], []]),
+    ("evidence", [["a"], ["b", 1], ["c", None]], [["a"], ["b", "1"], ["c", "None"]]),
+    ("entity_org", ["google", None, 7], ["google", None, "7"]),
+])
+def test_a_parquet_column_holds_each_value_as_its_type_says(column, values, expected):
+    import pyarrow as pa
+
+    from pipeline.records import CLAIM_FIELDS
+    from pipeline.report.table import _schema, arrow_table, extra_columns
+
+    field = {"value_text": "value", "entity_org": "entities"}.get(column, column)
+    claims = [{**_claim("a.txt", "23 seconds", ARTICLE),
+               field: {"org": v} if column == "entity_org" else v} for v in values]
+    table = arrow_table(pa, _schema(extra_columns(CLAIM_FIELDS)), claims)
+    assert table.column(column).to_pylist() == expected
+
+
 def test_parquet_columns_are_what_a_json_reader_makes_of_the_rows(run):
     # the columns are built from their buffers; pyarrow's JSON reader, given the same rows and schema, is the
     # reference (nulls, non-BMP text, empty evidence, numbers as text and as numbers)

@@ -69,17 +69,17 @@ def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
     finite (NaN, infinity) is null."""
     n = len(claims)
     string, int64, float64 = pa.string(), pa.int64(), pa.float64()
+    entities = [c.get("entities") or {} for c in claims]  # read by each entity column
     arrays = []
     for f in schema:
         name, kind = f.name, f.type  # (pyarrow makes each anew when asked)
-        values = _column(name, claims)
+        values = _column(name, claims, entities)
         if kind == string:
             arrays.append(_strings(pa, values))
         elif kind == int64:
             arrays.append(_numbers(pa, int64, "q", values))
-        elif kind == float64:
-            finite = [None if v is None or not math.isfinite(v) else v for v in values]
-            arrays.append(_numbers(pa, float64, "d", finite))
+        elif kind == float64:  # _column gave finite floats and None only
+            arrays.append(_numbers(pa, float64, "d", values))
         else:  # list<string>: the evidence, a list on every row
             items: list[str | None] = [item for v in values for item in v]
             offsets = array.array("i", [0])
@@ -89,26 +89,45 @@ def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def _column(name: str, claims: list[dict[str, Any]]) -> list[Any]:
-    """One column's values, read off the claims: the one place that says what a claim puts in each column."""
+def _column(name: str, claims: list[dict[str, Any]], entities: list[dict[str, Any]] | None = None) -> list[Any]:
+    """One column's values, read off the claims: the one place that says what a claim puts in each column.
+    (Each is a list comprehension over the column with a check of its value types: most columns hold only
+    what they show, and a call per cell was most of the merge's table.)"""
     if name in _INT_SET:
         return [None if c.get(name) is None else int(c[name]) for c in claims]
-    if name in _FLOAT_SET:
-        return [float(v) if is_number(v := c.get(name)) else None for c in claims]
     key = _TEXT_OF.get(name)
-    if key is not None:
-        return [None if v is None or is_number(v) else str(v) for v in (c.get(key) for c in claims)]
-    key = _ENTITY_OF.get(name)
-    if key is not None:
-        return [_text((c.get("entities") or {}).get(key)) for c in claims]
-    if name == "evidence":
-        return [[str(e) for e in c.get("evidence") or []] for c in claims]
-    return [_text(c.get(name)) for c in claims]  # the text columns, compared_to and the extra fields
+    values = [c.get(key if key is not None else name) for c in claims] if name not in _ENTITY_OF else [
+        e.get(_ENTITY_OF[name]) for e in (entities if entities is not None else
+                                         [c.get("entities") or {} for c in claims])]
+    kinds = set(map(type, values))
+    if name in _FLOAT_SET:  # a finite number (not a bool) as a float, else null
+        if kinds <= _FLOATS_OR_NONE and math.isfinite(sum([v for v in values if v is not None])):
+            return values
+        return [float(v) if is_number(v) else None for v in values]
+    if key is not None:  # the value where it is not a number (NaN and infinities are shown as text)
+        if kinds <= _NUMBERS_OR_NONE and math.isfinite(sum([v for v in values if v is not None])):
+            return [None] * len(values)
+        return [None if v is None or is_number(v) else str(v) for v in values]
+    if name == "evidence":  # a list of ids on every row
+        lists = [v or [] for v in values]
+        if kinds <= _LISTS_OR_NONE and set(map(type, itertools.chain.from_iterable(lists))) <= _TEXT:
+            return [list(v) for v in lists]
+        return [[str(e) for e in v or []] for v in values]
+    if kinds <= _TEXT_OR_NONE:  # the text columns, compared_to and the extra fields
+        return values
+    return [_text(v) for v in values]
 
 
 _INT_SET, _FLOAT_SET = frozenset(INTS), frozenset((*FLOATS, *SPLIT))
 _TEXT_OF = {f"{k}_text": k for k in SPLIT}  # value_text: the value where it is not a number
 _ENTITY_OF = {f"entity_{k}": k for k in ENTITY_KEYS}
+# value types met in a column, by exact type: a subclass (bool of int) takes the per-cell path
+_FLOATS_OR_NONE = frozenset((float, type(None)))
+_NUMBERS_OR_NONE = frozenset((int, float, type(None)))
+_TEXT_OR_NONE = frozenset((str, type(None)))
+_LISTS_OR_NONE = frozenset((list, type(None)))
+_TEXT = frozenset((str,))
+_BITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def _validity(values: list[Any]) -> tuple[bytes | None, int]:
@@ -117,21 +136,26 @@ def _validity(values: list[Any]) -> tuple[bytes | None, int]:
     nulls = values.count(None)
     if not nulls:
         return None, 0
-    bits = bytearray((len(values) + 7) // 8)
-    for i, v in enumerate(values):
-        if v is not None:
-            bits[i >> 3] |= 1 << (i & 7)
-    return bytes(bits), nulls
+    # the flags as a binary numeral, last value first, read as one integer: no Python step per bit
+    flags = bytes([v is not None for v in reversed(values)]).translate(_BITS)
+    return int(flags, 2).to_bytes((len(values) + 7) // 8, "little"), nulls
 
 
 def _strings(pa: Any, values: list[str | None]) -> Any:
-    data = [b"" if v is None else v.encode("utf-8") for v in values]
+    texts = values if None not in values else ["" if v is None else v for v in values]
+    joined = "".join(texts)  # type: ignore[arg-type]
     offsets = array.array("i", [0])
-    offsets.extend(itertools.accumulate(map(len, data)))
+    if joined.isascii():  # a character is a byte: the offsets are the texts' lengths, one encoding for all
+        offsets.extend(itertools.accumulate(map(len, texts)))  # type: ignore[arg-type]
+        data = joined.encode("ascii")
+    else:
+        encoded = [t.encode("utf-8") for t in texts]  # type: ignore[union-attr]
+        offsets.extend(itertools.accumulate(map(len, encoded)))
+        data = b"".join(encoded)
     valid, nulls = _validity(values)
     return pa.Array.from_buffers(pa.string(), len(values),
                                  [None if valid is None else pa.py_buffer(valid), pa.py_buffer(offsets),
-                                  pa.py_buffer(b"".join(data))], null_count=nulls)
+                                  pa.py_buffer(data)], null_count=nulls)
 
 
 def _numbers(pa: Any, kind: Any, code: str, values: list[Any]) -> Any:
