@@ -39,6 +39,8 @@ from pipeline.report.markdown import (
 )
 
 PAGES_DIR = "report-pages"
+# the corpus page's template pieces joined per write (a write and an encoding per piece were a third of it)
+WRITE_PIECES = 500
 
 
 @dataclass(frozen=True)
@@ -119,8 +121,14 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                        conflicts=top["conflicts"], discrepancies=top["discrepancies"], errors=errors,
                        labels=VERDICT_LABELS, doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()},
                        this_page=None, css=Markup(inline_asset("report.css.j2")))
+        # written as the parts' rows come, a few hundred of the template's small pieces at a time
+        out, pieces = fh[html_path], list[str]()
         for piece in template_env().get_template("index.html.j2").generate(articles=rows, **context):
-            fh[html_path].write(piece.encode("utf-8"))
+            pieces.append(piece)
+            if len(pieces) >= WRITE_PIECES:
+                out.write("".join(pieces).encode("utf-8"))
+                pieces.clear()
+        out.write("".join(pieces).encode("utf-8"))
 
     try:
         with atomic_writers([chart_path, html_path, md_path]) as fh:  # put in place together
@@ -141,8 +149,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                 chart, top = claims_chart(index.chart.points(), href=href), _shown_top(index, kb)
                 corpus_page(fh, rows_of(_part_job(n) for n in numbers), chart, top)
             rows = [row for _, part_rows in done for row in part_rows]
-            for line in _index_markdown(summary, official, chart_file, top, errors, rows):
-                fh[md_path].write((line + "\n").encode("utf-8"))
+            fh[md_path].write("".join([line + "\n" for line in _index_markdown(summary, official, chart_file, top,
+                                                                                errors, rows)]).encode("utf-8"))
             fh[chart_path].write(('<?xml version="1.0" encoding="UTF-8"?>\n' + chart + "\n").encode("utf-8"))
     finally:
         _SHARED.clear()
