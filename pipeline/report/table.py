@@ -127,7 +127,6 @@ _NUMBERS_OR_NONE = frozenset((int, float, type(None)))
 _TEXT_OR_NONE = frozenset((str, type(None)))
 _LISTS_OR_NONE = frozenset((list, type(None)))
 _TEXT = frozenset((str,))
-_BITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def _validity(values: list[Any]) -> tuple[bytes | None, int]:
@@ -137,7 +136,7 @@ def _validity(values: list[Any]) -> tuple[bytes | None, int]:
     if not nulls:
         return None, 0
     # the flags as a binary numeral, last value first, read as one integer: no Python step per bit
-    flags = bytes([v is not None for v in reversed(values)]).translate(_BITS)
+    flags = "".join(["0" if v is None else "1" for v in values[::-1]])
     return int(flags, 2).to_bytes((len(values) + 7) // 8, "little"), nulls
 
 
