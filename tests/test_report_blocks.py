@@ -109,3 +109,82 @@ def test_a_page_claim_keeps_a_field_unless_it_is_empty(value, shown: bool):
     page = page_claim(claim, {})
     assert ("official" in page) is shown
     assert page["doc"] == 0 and "value" not in page  # an index into the page's articles; not a field it reads
+
+
+# The template loops these functions replace (report.html.j2 before), rendered by the report's own Jinja
+# environment: the functions print the same bytes.
+_CONFLICTS_LOOP = """  {% for k in conflicts %}
+  {% if k.get('elsewhere') %}
+  <article class="conflict elsewhere{% if k.get('cross_article') %} cross{% endif %}">
+    <h3>{{ k.get('fact', '') }}</h3>
+    <p class="muted">{{ k.claims | length }} wordings, one of them in this part: listed in full <a href="{{ k.elsewhere }}#k-{{ k.key }}">with its first article</a>.</p>
+  </article>
+  {% else %}
+  <article class="conflict{% if k.get('cross_article') %} cross{% endif %}" id="k-{{ k.key }}">
+    <h3>{{ k.get('fact', '') }}</h3>
+    <p class="resolution">{% if k.get('official') is not none %}<b>Official:</b> {{ k.official_display }}{% if k.get('source_text') %}, from {{ k.source_text }}{% endif %}. {% endif %}{{ k.get('resolution', '') }}</p>
+    <div class="side-by-side">
+      {% for c in k.claims %}
+      <div class="card v-{{ c.verdict }}">
+        <div class="card-head">{{ badge(c.verdict) }} <span class="doc">{{ c.doc }}</span></div>
+        <p class="quote">{{ claim_link(c) }}{% if c.get('display') %} <span class="muted">= {{ c.display.value }}{% if c.display.reading %}, {{ c.display.reading }}{% endif %}</span>{% endif %}</p>
+        {% if c.get('sentence') %}<p class="sentence">{{ c.sentence }}</p>{% endif %}
+        {% if c.get('summary') %}<p class="summary-line" lang="{{ c.lang }}">{{ c.summary }}</p>{% endif %}
+        <p class="explanation">{{ c.get('explanation', '') }}</p>
+      </div>
+      {% endfor %}
+    </div>
+  </article>
+  {% endif %}
+  {% else %}
+  <p>No conflicts: no two claims state different values for the same fact.</p>
+  {% endfor %}
+"""  # noqa: E501 - the template's own lines
+_DISCREPANCIES_LOOP = """    {% for c in discrepancies %}
+      <tr class="disc-row" data-verdict="{{ c.verdict }}"><td class="doc">{{ c.doc }}</td><td>{{ claim_link(c) }}</td>
+        <td>{{ c.display.value }}</td><td>{{ c.display.official }}</td><td>{{ badge(c.verdict) }}</td>
+        <td>{{ c.display.distortion }}</td><td class="explanation">{{ c.explanation }}</td></tr>
+    {% endfor %}
+    """
+
+_WORDINGS = [
+    {**CLAIMS[0], "doc": "en/a.txt", "sentence": "Google trained <BERT> in 23 seconds.", "explanation": "Agrees."},
+    {**CLAIMS[1], "doc": "zh/b & c.txt", "lang": "zh", "summary": "芯片数“4096”与官方不符", "explanation": None,
+     "display": {"value": "4,096", "reading": "at least"}},
+    {"id": "c3", "text": "23 秒", "doc": "zh/d.txt", "verdict": None, "display": None, "sentence": ""},
+    {"id": "c4", "text": "'quoted'", "doc": "zh/e.txt"},  # no verdict, no display, no explanation
+]
+_CONFLICT_CASES = {
+    "none": [],
+    "in full": [{"key": "k1", "fact": "BERT's time <v0.7>", "official": 23.57, "official_display": "23.57 s",
+                 "source_text": "the result log", "resolution": "Two wordings differ.", "cross_article": True,
+                 "claims": _WORDINGS}],
+    "no official": [{"key": "k2", "fact": None, "official": None, "claims": _WORDINGS[2:]}],
+    "official without source": [{"key": "k3", "official": 0, "official_display": "0", "claims": []}],
+    "listed elsewhere": [{"key": "k4", "fact": "chips", "elsewhere": "part-0002.html", "claims": _WORDINGS[:3]},
+                         {"key": "k5", "fact": "chips", "cross_article": False, "claims": _WORDINGS[1:2]}],
+}
+_PAGES = [(None, None), ({"en/a.txt": "part-0001.html", "zh/b & c.txt": "part-0002.html"}, "part-0001.html")]
+
+
+@pytest.mark.parametrize("case", list(_CONFLICT_CASES))
+@pytest.mark.parametrize(("doc_pages", "this_page"), _PAGES)
+def test_conflict_cards_print_what_the_template_loop_printed(case: str, doc_pages, this_page):
+    from pipeline.report.blocks import conflict_cards
+    from pipeline.report.html import template_env
+
+    conflicts = _CONFLICT_CASES[case]
+    expected = template_env().from_string(_CONFLICTS_LOOP).render(conflicts=conflicts, doc_pages=doc_pages,
+                                                                  this_page=this_page)
+    assert "  " + conflict_cards(conflicts, doc_pages, this_page) + "\n" == expected
+
+
+@pytest.mark.parametrize(("doc_pages", "this_page"), _PAGES)
+def test_discrepancy_rows_print_what_the_template_loop_printed(doc_pages, this_page):
+    from pipeline.report.blocks import discrepancy_rows
+    from pipeline.report.html import template_env
+
+    rows = [*_WORDINGS, {**CLAIMS[1], "display": {"official": None}}]
+    expected = template_env().from_string(_DISCREPANCIES_LOOP).render(discrepancies=rows, doc_pages=doc_pages,
+                                                                      this_page=this_page)
+    assert "    " + discrepancy_rows(rows, doc_pages, this_page) + "\n    " == expected

@@ -122,6 +122,82 @@ def article_blocks(articles: list[ArticleView]) -> Markup:
     return Markup("".join([article_block(a, n) for n, a in enumerate(articles, 1)]))
 
 
+def claim_link_html(c: dict[str, Any], doc_pages: dict[str, str] | None, this_page: str | None) -> str:
+    """A claim on this page is an anchor; on another page of a multi-page report, a link to that page."""
+    target = doc_pages.get(c.get("doc")) if doc_pages else None  # type: ignore[arg-type]
+    href = text_html(str(target)) if target and target != this_page else ""
+    cid = _field(c, "id")
+    return (f'<a class="claim-link v-{_field(c, "verdict")}" href="{href}#c-{cid}" data-claim="{cid}">'
+            f'{_field(c, "text")}</a>')
+
+
+def _get(c: Any, key: str) -> Any:
+    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+
+
+def _conflict_card(out: list[str], c: dict[str, Any], doc_pages: dict[str, str] | None, this_page: str | None) -> None:
+    display = c.get("display")
+    quote = ""
+    if display:
+        reading = f", {_field(display, 'reading')}" if _get(display, "reading") else ""
+        quote = f' <span class="muted">= {_field(display, "value")}{reading}</span>'
+    verdict = c.get("verdict")
+    sentence = f'<p class="sentence">{_field(c, "sentence")}</p>' if c.get("sentence") else ""
+    summary = (f'<p class="summary-line" lang="{_field(c, "lang")}">{_field(c, "summary")}</p>'
+               if c.get("summary") else "")
+    out.append(f'\n      <div class="card v-{_field(c, "verdict")}">\n        <div class="card-head">'
+               f'{_badge("" if verdict is None else str(verdict))} <span class="doc">{_field(c, "doc")}</span></div>\n'
+               f'        <p class="quote">{claim_link_html(c, doc_pages, this_page)}{quote}</p>\n'
+               f'        {sentence}\n        {summary}\n'
+               f'        <p class="explanation">{_field(c, "explanation")}</p>\n      </div>\n      ')
+
+
+def conflict_cards(conflicts: list[dict[str, Any]], doc_pages: dict[str, str] | None, this_page: str | None
+                   ) -> Markup:
+    """The conflicts section's list (what report.html.j2's loop over the conflicts printed, byte for byte):
+    a conflict listed in full, or, in a part that holds one of its wordings but not the first, a link to
+    where it is listed."""
+    out: list[str] = []
+    for k in conflicts:
+        cross = " cross" if k.get("cross_article") else ""
+        claims = k.get("claims") or []
+        if k.get("elsewhere"):
+            out.append(f'\n  \n  <article class="conflict elsewhere{cross}">\n    <h3>{_field(k, "fact")}</h3>\n'
+                       f'    <p class="muted">{len(claims)} wordings, one of them in this part: listed in full '
+                       f'<a href="{_field(k, "elsewhere")}#k-{_field(k, "key")}">with its first article</a>.</p>\n'
+                       '  </article>\n  \n  ')
+            continue
+        official = ""
+        if k.get("official") is not None:
+            source = f", from {_field(k, 'source_text')}" if k.get("source_text") else ""
+            official = f"<b>Official:</b> {_field(k, 'official_display')}{source}. "
+        out.append(f'\n  \n  <article class="conflict{cross}" id="k-{_field(k, "key")}">\n'
+                   f'    <h3>{_field(k, "fact")}</h3>\n'
+                   f'    <p class="resolution">{official}{_field(k, "resolution")}</p>\n'
+                   '    <div class="side-by-side">\n      ')
+        for c in claims:
+            _conflict_card(out, c, doc_pages, this_page)
+        out.append("\n    </div>\n  </article>\n  \n  ")
+    if not conflicts:
+        out.append("\n  <p>No conflicts: no two claims state different values for the same fact.</p>\n  ")
+    return Markup("".join(out))
+
+
+def discrepancy_rows(claims: list[dict[str, Any]], doc_pages: dict[str, str] | None, this_page: str | None
+                     ) -> Markup:
+    """The discrepancies table's rows (what report.html.j2's loop over them printed, byte for byte)."""
+    out: list[str] = []
+    for c in claims:
+        display, verdict = c.get("display"), c.get("verdict")
+        out.append(f'\n      <tr class="disc-row" data-verdict="{_field(c, "verdict")}"><td class="doc">'
+                   f'{_field(c, "doc")}</td><td>{claim_link_html(c, doc_pages, this_page)}</td>\n'
+                   f'        <td>{_field(display, "value")}</td><td>{_field(display, "official")}</td>'
+                   f'<td>{_badge("" if verdict is None else str(verdict))}</td>\n'
+                   f'        <td>{_field(display, "distortion")}</td><td class="explanation">'
+                   f'{_field(c, "explanation")}</td></tr>\n    ')
+    return Markup("".join(out))
+
+
 # What a page's script gets of each claim (html.render_html builds the page): here rather than in html.py
 # to be compiled with the stages, since a part holds thousands of claims.
 # The fields of a claim the page's script reads (report.js.j2): the rest stay in claims.jsonl, where a

@@ -17,11 +17,18 @@ from typing import Any
 
 import jinja2
 import orjson
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
-from pipeline.report.blocks import article_blocks, field_html, page_claim, verdict_badge
+from pipeline.report.blocks import (
+    article_blocks,
+    claim_link_html,
+    conflict_cards,
+    discrepancy_rows,
+    page_claim,
+    verdict_badge,
+)
 from pipeline.report.chart import claims_chart
 from pipeline.report.fmt import ENTITY_KEYS, VERDICT_LABELS
 from pipeline.report.load import ReportData
@@ -71,7 +78,8 @@ def template_env() -> jinja2.Environment:
                              **_ENV_OPTIONS)
     # called once per claim or article: Python functions, not template macros or loops (a macro call costs ten
     # times as much; the articles' loop was a quarter of a part)
-    env.globals.update(badge=badge, claim_link=claim_link, article_blocks=article_blocks)
+    env.globals.update(badge=badge, claim_link=claim_link, article_blocks=article_blocks,
+                       conflict_cards=conflicts_html, discrepancy_rows=discrepancies_html)
     return env
 
 
@@ -84,12 +92,20 @@ def badge(verdict: Any, label: Any = None) -> Markup:
 @jinja2.pass_context
 def claim_link(ctx: Any, c: Any) -> Markup:
     """A claim on this page is an anchor; on another page of a multi-page report, a link to that page."""
-    doc_pages, this_page = ctx.get("doc_pages"), ctx.get("this_page")
-    target = doc_pages.get(c.get("doc")) if doc_pages else None
-    href = escape(target if target and target != this_page else "")
-    cid = field_html(c, "id")
-    return Markup(f'<a class="claim-link v-{field_html(c, "verdict")}" href="{href}#c-{cid}" data-claim="{cid}">'
-                  f'{field_html(c, "text")}</a>')
+    return Markup(claim_link_html(c, ctx.get("doc_pages"), ctx.get("this_page")))
+
+
+@jinja2.pass_context
+def conflicts_html(ctx: Any, conflicts: list[dict[str, Any]]) -> Markup:
+    """The conflicts section's list (blocks.conflict_cards: a template loop over every card was a quarter of
+    a part's template)."""
+    return conflict_cards(conflicts, ctx.get("doc_pages"), ctx.get("this_page"))
+
+
+@jinja2.pass_context
+def discrepancies_html(ctx: Any, claims: list[dict[str, Any]]) -> Markup:
+    """The discrepancies table's rows (blocks.discrepancy_rows)."""
+    return discrepancy_rows(claims, ctx.get("doc_pages"), ctx.get("this_page"))
 
 
 def inline_asset(name: str) -> str:
