@@ -14,10 +14,10 @@ import contextlib
 import json
 import multiprocessing as mp
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from markupsafe import Markup
 
@@ -121,14 +121,8 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
                        conflicts=top["conflicts"], discrepancies=top["discrepancies"], errors=errors,
                        labels=VERDICT_LABELS, doc_pages={d: f"{PAGES_DIR}/{p}" for d, p in doc_pages.items()},
                        this_page=None, css=Markup(inline_asset("report.css.j2")))
-        # written as the parts' rows come, a few hundred of the template's small pieces at a time
-        out, pieces = fh[html_path], list[str]()
-        for piece in template_env().get_template("index.html.j2").generate(articles=rows, **context):
-            pieces.append(piece)
-            if len(pieces) >= WRITE_PIECES:
-                out.write("".join(pieces).encode("utf-8"))
-                pieces.clear()
-        out.write("".join(pieces).encode("utf-8"))
+        # written as the parts' rows come
+        _write_pieces(fh[html_path], template_env().get_template("index.html.j2").generate(articles=rows, **context))
 
     try:
         with atomic_writers([chart_path, html_path, md_path]) as fh:  # put in place together
@@ -160,6 +154,17 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
         written += paths
     remove_stale_parts(pages_dir, total)
     return [*written, chart_path, html_path, md_path]
+
+
+def _write_pieces(out: IO[bytes], pieces: Iterable[str]) -> None:
+    """A template's output as it is generated, a few hundred of its small pieces at a time."""
+    batch: list[str] = []
+    for piece in pieces:
+        batch.append(piece)
+        if len(batch) >= WRITE_PIECES:
+            out.write("".join(batch).encode("utf-8"))
+            batch.clear()
+    out.write("".join(batch).encode("utf-8"))
 
 
 # What every part needs, set before the parts are rendered (and inherited by forked workers).
