@@ -37,11 +37,13 @@ def _children(pid: int) -> list[int]:
 def run(folder: Path, env: dict[str, str]) -> dict:
     """One `newsclaims run`: its wall time and each process's (cpu, first seen, last seen), in seconds."""
     out = Path(tempfile.mkdtemp(prefix="newsclaims-pairs-"))
-    cli = str(Path(sys.executable).with_name("newsclaims"))
+    # each checkout's own command line (`python -m pipeline.cli` runs what its console script runs): the
+    # environment's `newsclaims` script names the entry point of the version installed last
+    cli = [sys.executable, "-m", "pipeline.cli"]
     seen: dict[int, tuple[float, float, float]] = {}
     start = time.perf_counter()
     try:
-        proc = subprocess.Popen([cli, "run", str(folder), "--out", str(out / "out"), "-q"], env=env,
+        proc = subprocess.Popen([*cli, "run", str(folder), "--out", str(out / "out"), "-q"], env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         while proc.poll() is None:
             stack = [proc.pid]
