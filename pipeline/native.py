@@ -71,6 +71,7 @@ NATIVE_MODULES = (
     "pipeline.report.summary",
     "pipeline.report.table",
     "pipeline.run.merge",
+    "pipeline.segment.jieba_dag",
     "pipeline.segment.jieba_doc",
     "pipeline.segment.normalize",
     "pipeline.segment.sentences",

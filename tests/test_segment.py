@@ -213,3 +213,71 @@ def test_the_traditional_share_is_what_converting_the_whole_text_gives(text: str
     trad = _changed(sample, _t2s()) if sample else 0
     expected = 0.0 if not trad or trad <= _changed(sample, _s2t()) else trad / len(sample)
     assert traditional_share(text) == expected
+
+
+@pytest.fixture(scope="module")
+def trie_tokenizer():
+    """A jieba tokenizer of its own over the memory-mapped dictionary (the trie is written on first use)."""
+    import jieba
+
+    from pipeline.segment.jieba_dict import prepare
+
+    for _ in range(2):
+        tokenizer = jieba.Tokenizer()
+        if prepare(tokenizer):
+            return tokenizer
+    pytest.skip("jieba's trie cannot be written here (marisa-trie or the temp folder)")
+
+
+# invented sentences of the kinds a Chinese article cuts: names and numbers run together, a traditional
+# form, full-width punctuation, words the dictionary lacks, Latin and digits only, nothing
+DAG_TEXTS = [
+    "谷歌的超级计算机在23秒内训练完BERT模型。",
+    "英伟达DGX SuperPOD用了2048块A100，比上一轮快2.7倍！",
+    "据报道，華為昇腾910的算力提高了一倍多，达到256PFLOPS。",
+    "浪潮与阿里云分别提交了七项和三项成绩",
+    "abc 123 ，，。。",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", DAG_TEXTS)
+def test_the_compiled_word_graph_and_route_are_jiebas(trie_tokenizer, text: str):
+    import jieba
+
+    from pipeline.segment.jieba_dag import DagCutter
+
+    cutter = DagCutter(trie_tokenizer, trie_tokenizer.FREQ)
+    dag = cutter.get_DAG(text)
+    assert dag == jieba.Tokenizer.get_DAG(trie_tokenizer, text)
+    ours: dict = {}
+    theirs: dict = {}
+    cutter.calc(text, dag, ours)
+    jieba.Tokenizer.calc(trie_tokenizer, text, dag, theirs)
+    assert ours == theirs
+
+
+def test_a_word_added_later_is_in_the_next_graph(trie_tokenizer):
+    import jieba
+
+    from pipeline.segment.jieba_dag import DagCutter
+
+    text = "昇腾超节点集群训练"
+    cutter = DagCutter(trie_tokenizer, trie_tokenizer.FREQ)
+    before = cutter.get_DAG(text)  # remembered fragments: the word added next must not be missed
+    trie_tokenizer.add_word("昇腾超节点集群", 50000)
+    after = cutter.get_DAG(text)
+    assert after == jieba.Tokenizer.get_DAG(trie_tokenizer, text) and after != before
+    assert 6 in after[0]
+
+
+def test_the_memo_stops_growing_at_its_limit(trie_tokenizer, monkeypatch: pytest.MonkeyPatch):
+    import jieba
+
+    from pipeline.segment import jieba_dag
+
+    monkeypatch.setattr(jieba_dag, "MEMO_MAX", 5)
+    cutter = jieba_dag.DagCutter(trie_tokenizer, trie_tokenizer.FREQ)
+    text = DAG_TEXTS[2]
+    assert cutter.get_DAG(text) == jieba.Tokenizer.get_DAG(trie_tokenizer, text)
+    assert len(cutter.memo) == 5

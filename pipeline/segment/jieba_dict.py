@@ -31,6 +31,14 @@ class TrieFreq(MutableMapping):
     def __init__(self, trie: Any) -> None:
         self.trie = trie
         self.added: dict[str, int] = {}
+        self.changes = 0  # words added or changed since it was made (jieba_dag's memo starts again)
+
+    def lookup(self, word: str) -> int:
+        """The word's frequency, 0 for the prefix of a word only, -1 when the dictionary has neither."""
+        if word in self.added:
+            return self.added[word]
+        found = self.trie.get(word)
+        return int(found[0][0]) if found else -1
 
     def __getitem__(self, word: str) -> int:
         if word in self.added:
@@ -52,6 +60,7 @@ class TrieFreq(MutableMapping):
 
     def __setitem__(self, word: str, freq: int) -> None:
         self.added[word] = int(freq)
+        self.changes += 1
 
     def __delitem__(self, word: str) -> None:
         raise KeyError(f"{word}: words are not removed from jieba's dictionary here")
@@ -125,4 +134,9 @@ def prepare(tokenizer: Any) -> bool:
     trie, total = found
     tokenizer.FREQ, tokenizer.total = TrieFreq(trie), total
     tokenizer.initialized = True
+    # the word graph and route over it, compiled (jieba_dag), in place of jieba's loops over FREQ's methods
+    from pipeline.segment.jieba_dag import DagCutter
+
+    cutter = DagCutter(tokenizer, tokenizer.FREQ)
+    tokenizer.get_DAG, tokenizer.calc = cutter.get_DAG, cutter.calc
     return True
