@@ -43,8 +43,13 @@ def verdict_badge(v: str, label: str | None = None) -> Markup:
     return Markup(_badge(v, label))
 
 
+def _get(c: Any, key: str) -> Any:
+    """A field as the template reads `c.key`: a dict's item, else an attribute (None when missing)."""
+    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+
+
 def _field(c: Any, key: str) -> str:
-    value = c.get(key) if isinstance(c, dict) else getattr(c, key, None)
+    value = _get(c, key)
     return text_html("" if value is None and not (isinstance(c, dict) and key in c) else str(value))
 
 
@@ -129,10 +134,6 @@ def claim_link_html(c: dict[str, Any], doc_pages: dict[str, str] | None, this_pa
     cid = _field(c, "id")
     return (f'<a class="claim-link v-{_field(c, "verdict")}" href="{href}#c-{cid}" data-claim="{cid}">'
             f'{_field(c, "text")}</a>')
-
-
-def _get(c: Any, key: str) -> Any:
-    return c.get(key) if isinstance(c, dict) else getattr(c, key, None)
 
 
 def _conflict_card(out: list[str], c: dict[str, Any], doc_pages: dict[str, str] | None, this_page: str | None) -> None:

@@ -96,9 +96,12 @@ def _column(name: str, claims: list[dict[str, Any]], entities: list[dict[str, An
     if name in _INT_SET:
         return [None if c.get(name) is None else int(c[name]) for c in claims]
     key = _TEXT_OF.get(name)
-    values = [c.get(key if key is not None else name) for c in claims] if name not in _ENTITY_OF else [
-        e.get(_ENTITY_OF[name]) for e in (entities if entities is not None else
-                                         [c.get("entities") or {} for c in claims])]
+    if name in _ENTITY_OF:
+        if entities is None:
+            entities = [c.get("entities") or {} for c in claims]
+        values = [e.get(_ENTITY_OF[name]) for e in entities]
+    else:
+        values = [c.get(key or name) for c in claims]
     kinds = set(map(type, values))
     if name in _FLOAT_SET:  # a finite number (not a bool) as a float, else null
         if kinds <= _FLOATS_OR_NONE and math.isfinite(sum([v for v in values if v is not None])):

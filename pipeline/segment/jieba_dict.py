@@ -41,19 +41,15 @@ class TrieFreq(MutableMapping):
         return int(found[0][0]) if found else -1
 
     def __getitem__(self, word: str) -> int:
-        if word in self.added:
-            return self.added[word]
-        found = self.trie.get(word)
-        if not found:
+        freq = self.lookup(word)
+        if freq < 0:
             raise KeyError(word)
-        return int(found[0][0])
+        return freq
 
     def get(self, word: str, default: Any = None) -> Any:
         """The word's frequency, or `default` when the dictionary does not hold it."""
-        if word in self.added:
-            return self.added[word]
-        found = self.trie.get(word)
-        return int(found[0][0]) if found else default
+        freq = self.lookup(word)
+        return freq if freq >= 0 else default
 
     def __contains__(self, word: object) -> bool:
         return word in self.added or (isinstance(word, str) and word in self.trie)
