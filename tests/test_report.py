@@ -310,6 +310,27 @@ def test_a_parquet_column_holds_each_value_as_its_type_says(column, values, expe
     assert table.column(column).to_pylist() == expected
 
 
+@pytest.mark.parametrize("reshape", [
+    lambda c: dict(reversed(list(c.items()))),  # the same fields in another order
+    lambda c: {k: v for k, v in c.items() if k != "counted"},  # a field missing (null in its column)
+    lambda c: {**c, "later_field": None},  # a field the others lack
+])
+def test_claims_of_different_shapes_make_the_same_table_as_uniform_ones(run, reshape):
+    # a run's claims share their fields and order, and are read field by field in one transposition; claims
+    # of other shapes (an older run's parts beside new ones) are read claim by claim, with the same result
+    import pyarrow as pa
+
+    from pipeline.records import CLAIM_FIELDS
+    from pipeline.report.table import _schema, arrow_table, by_field, extra_columns
+
+    _, _, claims = run
+    mixed = [claims[0], reshape(claims[1]), *claims[2:]]
+    assert by_field(claims) and not by_field(mixed)
+    schema = _schema(extra_columns(CLAIM_FIELDS))
+    as_read = {**claims[1], **{k: None for k in claims[1] if k not in mixed[1]}}  # a missing field reads as null
+    assert arrow_table(pa, schema, mixed).equals(arrow_table(pa, schema, [claims[0], as_read, *claims[2:]]))
+
+
 def test_parquet_columns_are_what_a_json_reader_makes_of_the_rows(run):
     # the columns are built from their buffers; pyarrow's JSON reader, given the same rows and schema, is the
     # reference (nulls, non-BMP text, empty evidence, numbers as text and as numbers)

@@ -441,17 +441,19 @@ class Languages:
 
     root: str | None  # None: the shipped folder
     codes: tuple[str, ...]
-    # the languages looked up so far (the stages ask hundreds of times per article)
-    _loaded: dict[str, Language] = field(default_factory=dict, repr=False, compare=False)
+    # the languages looked up so far (the stages ask hundreds of times per article): read-only outside this
+    # class, where a hot path may try `loaded.get(code)` before `[code]` (a compiled stage's dict look-up
+    # against a call of this interpreted method)
+    loaded: dict[str, Language] = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, code: str) -> Language:
-        lang = self._loaded.get(code)
+        lang = self.loaded.get(code)
         if lang is not None:
             return lang
         if code not in self.codes:
             raise DataFileError((Path(self.root) if self.root else LANG_DIR) / "base" / "languages.yaml",
                                 f"no language {code!r} (it lists {', '.join(self.codes)})")
-        lang = self._loaded[code] = load_language(code, self.root)
+        lang = self.loaded[code] = load_language(code, self.root)
         return lang
 
     def __contains__(self, code: object) -> bool:

@@ -293,8 +293,10 @@ def nearest_cue(ctx: Lookups, claim: Claim, keys: tuple[str, ...], span: tuple[i
 
 
 def language_of(langs: Languages | None, claim: Claim) -> Language:
-    """The claim's language data, from the article's languages (None: the shipped ones)."""
-    return (langs or languages())[claim.lang]
+    """The claim's language data, from the article's languages (None: the shipped ones).  Asked hundreds
+    of times per article: the languages already loaded are read straight from their dict."""
+    langs = langs or languages()
+    return langs.loaded.get(claim.lang) or langs[claim.lang]
 
 
 def cue_words(lang: Language, key: str, section: str = "cues") -> frozenset[str]:

@@ -69,11 +69,13 @@ def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
     finite (NaN, infinity) is null."""
     n = len(claims)
     string, int64, float64 = pa.string(), pa.int64(), pa.float64()
-    entities = [c.get("entities") or {} for c in claims]  # read by each entity column
+    fields = by_field(claims)
+    entities = [e or {} for e in fields["entities"]] if "entities" in fields else [c.get("entities") or {}
+                                                                                  for c in claims]
     arrays = []
     for f in schema:
         name, kind = f.name, f.type  # (pyarrow makes each anew when asked)
-        values = _column(name, claims, entities)
+        values = _column(name, claims, entities, fields)
         if kind == string:
             arrays.append(_strings(pa, values))
         elif kind == int64:
@@ -89,17 +91,34 @@ def arrow_table(pa: Any, schema: Any, claims: list[dict[str, Any]]) -> Any:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def _column(name: str, claims: list[dict[str, Any]], entities: list[dict[str, Any]] | None = None) -> list[Any]:
+def by_field(claims: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The claims' values field by field, when every claim has the same fields in the same order (a run's
+    claims do: one transposition instead of a pass over the claims per column); {} when they differ."""
+    if not claims:
+        return {}
+    keys = list(claims[0])
+    if not all([list(c) == keys for c in claims]):
+        return {}
+    return dict(zip(keys, map(list, zip(*[c.values() for c in claims], strict=True)), strict=True))
+
+
+def _column(name: str, claims: list[dict[str, Any]], entities: list[dict[str, Any]] | None = None,
+            fields: dict[str, list[Any]] | None = None) -> list[Any]:
     """One column's values, read off the claims: the one place that says what a claim puts in each column.
     (Each is a list comprehension over the column with a check of its value types: most columns hold only
-    what they show, and a call per cell was most of the merge's table.)"""
-    if name in _INT_SET:
-        return [None if c.get(name) is None else int(c[name]) for c in claims]
+    what they show, and a call per cell was most of the merge's table.)  `fields`: by_field's transposition
+    of the same claims, where it has one."""
     key = _TEXT_OF.get(name)
+    field_values = fields.get(key or name) if fields else None
+    if name in _INT_SET:
+        ints = field_values if field_values is not None else [c.get(name) for c in claims]
+        return [None if v is None else int(v) for v in ints]
     if name in _ENTITY_OF:
         if entities is None:
             entities = [c.get("entities") or {} for c in claims]
         values = [e.get(_ENTITY_OF[name]) for e in entities]
+    elif field_values is not None:
+        values = field_values  # (read, never changed: the split columns read the same field twice)
     else:
         values = [c.get(key or name) for c in claims]
     kinds = set(map(type, values))
