@@ -353,3 +353,17 @@ class ArticleResult:
     dated: dict[str, str] | None = None
     # numbers lost with a reason ({start, end, text, reason}): one claim's trouble, not the article's
     problems: tuple[dict, ...] = ()
+    # the text the claims' offsets refer to, and the metadata a report shows beside it (SHOWN_META, as
+    # text): kept with the run's outputs, so that a report shows the article as the run read it without
+    # reading (or extracting from HTML) the file again
+    text: str | None = None
+    shown: dict[str, str] | None = None
+
+
+# An article's metadata that a report shows (its heading, date line and language)
+SHOWN_META = ("title", "date", "source", "language")
+
+
+def shown_meta(meta: dict[str, Any]) -> dict[str, str]:
+    """The metadata a report shows, as the text it shows (a sidecar's YAML date is a date object)."""
+    return {k: str(meta[k]) for k in SHOWN_META if meta.get(k)}

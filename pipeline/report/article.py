@@ -30,6 +30,7 @@ from pipeline.report.load import (
     read_rows,
     resolve_input_dir,
     run_info,
+    stored_texts,
     with_display,
 )
 from pipeline.report.summary import summarize
@@ -85,7 +86,7 @@ def render_article(out_dir: Path, doc: str, input_dir: Path | None = None, kb: K
     for c in claims:
         if c.get("lang") not in (None, "en"):
             c["summary"] = summarize(c, kb)
-    view = article_view(doc, claims, folder)
+    view = article_view(doc, claims, folder, stored_texts(out_dir, doc).get(doc))
     numbers = {c["id"]: n for n, c in enumerate(claims, 1)}
     by_id = {c["id"]: c for c in claims}
     official = str(info["official"]) if info.get("official") else None

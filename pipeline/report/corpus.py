@@ -40,15 +40,16 @@ def _lines(path: Path) -> Iterator[tuple[int, int, dict[str, Any]]]:
             offset += len(line)
 
 
-def read_at(path: Path, offsets: Iterable[int]) -> list[dict[str, Any]]:
-    """The JSON lines that start at these byte offsets, in the order given; a row without an id (an older
-    claims.jsonl) gets one from its offset, the same in every pass."""
+def read_at(path: Path, offsets: Iterable[int], ids: bool = True) -> list[dict[str, Any]]:
+    """The JSON lines that start at these byte offsets, in the order given; with `ids`, a row without an id
+    (an older claims.jsonl) gets one from its offset, the same in every pass."""
     rows = []
     with open(path, "rb") as fh:
         for at in offsets:
             fh.seek(at)
             row = json_loads(fh.readline())
-            row.setdefault("id", f"claim-{at}")
+            if ids:
+                row.setdefault("id", f"claim-{at}")
             rows.append(row)
     return rows
 
@@ -66,11 +67,17 @@ class DocCounts:
     conflicts: int = 0
 
 
+# The articles' texts as the run read them, one JSON line each ({doc, text, shown}): what a report shows
+TEXTS_FILE = "texts.jsonl"
+
+
 @dataclass
 class CorpusIndex:
     claims_path: Path
     conflicts_path: Path
+    texts_path: Path | None = None
     claim_offsets: dict[str, array] = field(default_factory=dict)
+    text_offsets: dict[str, int] = field(default_factory=dict)
     conflict_offsets: dict[str, array] = field(default_factory=dict)
     counts: dict[str, DocCounts] = field(default_factory=dict)
     verdicts: Counter = field(default_factory=Counter)
@@ -113,6 +120,10 @@ class CorpusIndex:
                 self.top_discrepancies.append(c)
         self.chart.add(c)
 
+    def add_text(self, doc: str, at: int) -> None:
+        """Index the text of `doc` at byte offset `at` of texts.jsonl."""
+        self.text_offsets[doc] = at
+
     def add_conflict(self, k: dict[str, Any], at: int) -> None:
         """Index the conflict at byte offset `at` of conflicts.jsonl: the counts of its articles, and the
         first ones in report order."""
@@ -134,6 +145,14 @@ class CorpusIndex:
     def doc_claims(self, doc: str) -> list[dict[str, Any]]:
         """The claims of `doc`, read back from claims.jsonl."""
         return read_at(self.claims_path, self.claim_offsets.get(doc, ()))
+
+    def doc_texts(self, docs: list[str]) -> dict[str, dict[str, Any]]:
+        """The texts.jsonl rows of those of `docs` the run kept a text of, by doc."""
+        held = [(at, d) for d in docs if (at := self.text_offsets.get(d)) is not None]
+        if not held or self.texts_path is None:
+            return {}
+        rows = read_at(self.texts_path, [at for at, _ in held], ids=False)
+        return {d: row for (_, d), row in zip(held, rows, strict=True) if row.get("doc") == d}
 
     def doc_conflicts(self, docs: list[str]) -> list[dict[str, Any]]:
         """The conflicts that involve any of `docs`, each once, in report order."""
@@ -165,9 +184,11 @@ def claim_rows(index: CorpusIndex) -> Iterator[dict[str, Any]]:
 def index_corpus(out_dir: Path) -> CorpusIndex:
     """The index of a run's claims.jsonl and conflicts.jsonl, read from the files."""
     out_dir = Path(out_dir)
-    index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl")
+    index = CorpusIndex(out_dir / "claims.jsonl", out_dir / "conflicts.jsonl", out_dir / TEXTS_FILE)
     for _, at, c in _lines(index.claims_path):
         index.add_claim(c, at)
+    for _, at, t in _lines(out_dir / TEXTS_FILE):
+        index.add_text(str(t.get("doc")), at)
     for _, at, k in _lines(index.conflicts_path):
         index.add_conflict(k, at)
     index.finish()

@@ -20,7 +20,7 @@ from pipeline.errors import NewsclaimsError
 from pipeline.fileio import read_jsonl
 from pipeline.ingest.read import doc_id, find_articles, read_article
 from pipeline.link import KnowledgeBase, load_kb
-from pipeline.report.corpus import conflict_order
+from pipeline.report.corpus import TEXTS_FILE, conflict_order
 from pipeline.report.fmt import DISCREPANCY, VERDICT_LABELS, VERDICT_ORDER, display, quantity
 from pipeline.report.summary import fact_heading, summarize
 
@@ -176,10 +176,21 @@ def _within(path: Path, root: Path) -> bool:
         return False
 
 
-def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None) -> ArticleView:
+def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None,
+                 stored: dict[str, Any] | None = None) -> ArticleView:
     """One article as the report shows it: its text with the claims highlighted, or the sentences that
-    hold them, with a note why, when the article cannot be read, lies outside the folder or changed."""
+    hold them, with a note why, when the article cannot be read, lies outside the folder or changed.
+    `stored` is the article's row of texts.jsonl (the text as the run read it, and the metadata shown):
+    shown when the claims are in it, without reading the file again; a run from before texts were kept
+    has none, and the article is read from the input folder."""
     verdicts = {c["id"]: c.get("verdict") or "unverifiable" for c in claims}
+    text = stored.get("text") if stored else None
+    if isinstance(text, str) and all(text[c["start"]:c["end"]] == c.get("text") for c in claims):
+        shown = stored.get("shown") if stored else None
+        meta = dict(shown) if isinstance(shown, dict) else {}
+        title = str(meta["title"]) if meta.get("title") else None
+        spans = [(int(c["start"]), int(c["end"]), c["id"]) for c in claims]
+        return ArticleView(doc, claims, [highlight(text, spans, verdicts)], True, title, meta)
     note = "The articles were not available: showing the sentences that hold the claims."
     if input_dir is not None:
         path = input_dir / doc if input_dir.is_dir() else input_dir
@@ -200,6 +211,13 @@ def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None)
                 note = "The article has changed since the run: showing the sentences that hold the claims."
                 return ArticleView(doc, claims, _sentence_blocks(claims, verdicts), False, title, meta, note)
     return ArticleView(doc, claims, _sentence_blocks(claims, verdicts), False, None, {}, note)
+
+
+def stored_texts(out_dir: Path, doc: str | None = None) -> dict[str, dict[str, Any]]:
+    """The rows of the run's texts.jsonl by doc (only `doc`'s, when given); none for a run from before
+    texts were kept."""
+    rows = read_rows(Path(out_dir) / TEXTS_FILE)
+    return {str(r.get("doc")): r for r in rows if isinstance(r, dict) and (doc is None or r.get("doc") == doc)}
 
 
 def _claim_id(c: dict[str, Any], n: int) -> str:
@@ -273,6 +291,7 @@ def load_report(out_dir: Path, input_dir: Path | None = None, kb: KnowledgeBase 
     for c in claims:
         by_doc.setdefault(str(c.get("doc")), []).append(c)
     docs = article_docs(folder, by_doc, errors)
-    articles = [article_view(doc, by_doc.get(doc, []), folder) for doc in docs]
+    texts = stored_texts(out_dir)
+    articles = [article_view(doc, by_doc.get(doc, []), folder, texts.get(doc)) for doc in docs]
     official = info.get("official")
     return ReportData(out_dir, folder, str(official) if official else None, claims, conflicts, errors, articles, kb)

@@ -188,10 +188,11 @@ def _write_part(pages_dir: Path, index: CorpusIndex, folder: Path | None, offici
     number, total, per_page, n_docs = where
     claims: list[dict[str, Any]] = []
     articles = []
+    texts = index.doc_texts(chunk)
     for doc in chunk:
         own = with_display(index.doc_claims(doc))
         claims += own
-        articles.append(article_view(doc, own, folder))
+        articles.append(article_view(doc, own, folder, texts.get(doc)))
     by_id = {c["id"]: c for c in claims}
     conflicts = shown_conflicts(index.doc_conflicts(chunk), by_id, kb)
     name = part_name(number)

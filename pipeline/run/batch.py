@@ -49,6 +49,7 @@ from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row:
     claim_lines,
     csv_cell,
     csv_row,
+    text_line,
 )
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
@@ -125,12 +126,15 @@ def _hash_file(path: Path, h) -> None:  # noqa: ANN001 - a hashlib object
 
 
 def _part_text(part: dict) -> bytes:
-    """A part as stored: its header line, then its claims.jsonl lines, then its claims.csv lines."""
+    """A part as stored: its header line, then its claims.jsonl lines, then its claims.csv lines, then its
+    line of texts.jsonl (after the claims: a rerun's check of the header does not read the text)."""
     lines = part.get("lines") or claim_lines(part.get("claims") or [])
-    header = {k: v for k, v in part.items() if k not in ("claims", "lines")}
-    body = lines["jsonl"] + lines["csv"]
+    header = {k: v for k, v in part.items() if k not in ("claims", "lines", "text", "shown")}
+    shown = text_line(part)
+    body = lines["jsonl"] + lines["csv"] + shown
     # the body's size lets a rerun tell a whole part from a cut one without parsing its claims
-    header.update(claims=lines["jsonl"].count(b"\n"), csv=lines["csv"].count(b"\n"), bytes=len(body))
+    header.update(claims=lines["jsonl"].count(b"\n"), csv=lines["csv"].count(b"\n"), text_bytes=len(shown),
+                  bytes=len(body))
     return jsonl_bytes([header]) + body
 
 
@@ -154,8 +158,10 @@ def _read_part(path: Path) -> dict | None:
         if not isinstance(part, dict):
             return None
         n, n_csv, size = int(part.pop("claims")), int(part.pop("csv")), part.pop("bytes")
-        if len(body) != size:
+        n_text = int(part.pop("text_bytes"))
+        if len(body) != size or not 0 <= n_text <= size:
             return None  # cut short or grown: not the part that was written
+        body, shown = body[:size - n_text], body[size - n_text:]
         # lines end in \n only (JSON escapes it inside strings; U+2028 or U+0085 in a string end no line)
         claims, cut = [], 0
         for _ in range(n):
@@ -166,9 +172,10 @@ def _read_part(path: Path) -> dict | None:
     except (OSError, ValueError, KeyError, TypeError):
         # missing, an older version's, or damaged by a crash outside our atomic writes: redo the article
         return None
-    if csv_text.count(b"\n") != n_csv or not all(isinstance(c, dict) for c in claims):
+    if (csv_text.count(b"\n") != n_csv or not all(isinstance(c, dict) for c in claims)
+            or (shown and (shown.count(b"\n") != 1 or not shown.endswith(b"\n")))):
         return None
-    part.update(claims=claims, lines={"jsonl": jsonl, "csv": csv_text})
+    part.update(claims=claims, lines={"jsonl": jsonl, "csv": csv_text}, text_line=shown)
     return part
 
 
@@ -189,6 +196,8 @@ def _result_to_part(result: ArticleResult, digest: str, version: str) -> dict:
         "problems": list(result.problems),
         "claims": [c.to_contract() for c in result.claims],
         "error": result.error.to_contract() if result.error else None,
+        "text": result.text,
+        "shown": result.shown,
     }
 
 

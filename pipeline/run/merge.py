@@ -1,5 +1,5 @@
-"""The merged outputs of a batch (claims.jsonl, claims.csv, errors.jsonl, conflicts.jsonl, articles.jsonl and
-claims.parquet), written from the articles' parts in the articles' order.
+"""The merged outputs of a batch (claims.jsonl, claims.csv, errors.jsonl, conflicts.jsonl, articles.jsonl,
+texts.jsonl and claims.parquet), written from the articles' parts in the articles' order.
 
 A batch run merges while its workers still process articles: each part is merged as soon as it and every
 part before it are done (`OrderedMerge`), so the parent process, idle while it waits for the workers, does
@@ -19,12 +19,12 @@ from typing import Any, Protocol
 from pipeline.fileio import atomic_writers, json_text, jsonl_bytes
 from pipeline.reconcile.conflicts import ConflictFinder
 from pipeline.records import CLAIM_FIELDS, ENTITY_TYPES
-from pipeline.report.corpus import CorpusIndex
+from pipeline.report.corpus import TEXTS_FILE, CorpusIndex
 from pipeline.report.table import ParquetStream, extra_columns
 
 log = logging.getLogger(__name__)
 
-OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl", "articles.jsonl")
+OUTPUT_FILES = ("claims.jsonl", "claims.csv", "errors.jsonl", "conflicts.jsonl", "articles.jsonl", TEXTS_FILE)
 PARQUET_FILE = "claims.parquet"
 # claims.csv: the claim's fields in claims.jsonl's order, its entities one column per type
 CSV_COLUMNS = [c for f in CLAIM_FIELDS for c in ([f"entity_{t}" for t in ENTITY_TYPES] if f == "entities" else [f])]
@@ -43,7 +43,8 @@ class MergedOutputs:
     def __init__(self, out_dir: Path, summary: Any, parquet: bool = False) -> None:
         self.out_dir, self.summary = Path(out_dir), summary
         self.finder = ConflictFinder()
-        self.index = CorpusIndex(self.out_dir / "claims.jsonl", self.out_dir / "conflicts.jsonl")
+        self.index = CorpusIndex(self.out_dir / "claims.jsonl", self.out_dir / "conflicts.jsonl",
+                                 self.out_dir / TEXTS_FILE)
         self._at = 0  # bytes of claims.jsonl written so far
         self._closed = False
         self._stack = contextlib.ExitStack()
@@ -58,8 +59,9 @@ class MergedOutputs:
         if self._parquet is not None:
             paths.append(self.out_dir / PARQUET_FILE)
         self._handles = self._stack.enter_context(atomic_writers(paths))
-        self.jsonl, self.csv, self.errors, self.conflicts, self.articles = (
+        self.jsonl, self.csv, self.errors, self.conflicts, self.articles, self.texts = (
             self._handles[self.out_dir / n] for n in OUTPUT_FILES)
+        self._text_at = 0  # bytes of texts.jsonl written so far
         if self._parquet is not None:
             self._parquet.open(self._handles[self.out_dir / PARQUET_FILE])
         self.csv.write(csv_text([CSV_COLUMNS]))
@@ -108,6 +110,14 @@ class MergedOutputs:
         if self._parquet is not None:
             self._parquet.add_all(rows)
         s.claims += len(rows)
+        # the article's text as the run read it (a part from before texts were kept has none)
+        shown = part.get("text_line")
+        if not isinstance(shown, bytes):
+            shown = text_line(part)
+        if shown:
+            self.index.add_text(str(part["doc"]), self._text_at)
+            self.texts.write(shown)
+            self._text_at += len(shown)
         # one line per article: what dated it ("last December", the round), and how many claims it gave
         dated: dict = part["dated"] if isinstance(part.get("dated"), dict) else {}
         self.articles.write(jsonl_bytes([{"doc": part["doc"], "lang": part.get("lang"), "claims": len(rows),
@@ -170,6 +180,14 @@ class OrderedMerge:
         self._drain()
         if self.next < self.n:
             raise RuntimeError(f"the merge waits for article {self.next + 1} of {self.n}, which never finished")
+
+
+def text_line(part: dict[str, Any]) -> bytes:
+    """A part's line of texts.jsonl: its doc, the text its claims' offsets refer to, and the metadata a
+    report shows (records.SHOWN_META); b"" for an article with no text (one that could not be read)."""
+    if not isinstance(part.get("text"), str):
+        return b""
+    return jsonl_bytes([{"doc": part["doc"], "text": part["text"], "shown": part.get("shown") or {}}])
 
 
 def claim_lines(rows: list[dict]) -> dict[str, bytes]:

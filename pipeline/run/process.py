@@ -18,7 +18,7 @@ from pipeline.link import link_claims, load_kb
 from pipeline.link.kb import KB_DIR, KnowledgeBase
 from pipeline.official.query import DEFAULT_DIR, STATEMENT_FILES, TABLE_GLOB, OfficialResults
 from pipeline.reconcile import reconcile_article
-from pipeline.records import META_DATE_KEYS, Article, ArticleError, ArticleResult, Claim
+from pipeline.records import META_DATE_KEYS, Article, ArticleError, ArticleResult, Claim, shown_meta
 from pipeline.run.versions import hash_tree, library_versions, pipeline_version
 from pipeline.segment.sentences import Segmented, segment
 from pipeline.settings import Settings
@@ -112,7 +112,8 @@ class Pipeline:
         langs = [s.lang for s in seg.sentences]
         lang = max(dict.fromkeys(langs), key=langs.count) if langs else None  # a tie: the first
         return ArticleResult(doc=article.doc, sha256=article.sha256, claims=tuple(claims), lang=lang,
-                             dated=dated(seg.article.meta), problems=tuple(seg.article.meta.get("problems") or ()))
+                             dated=dated(seg.article.meta), problems=tuple(seg.article.meta.get("problems") or ()),
+                             text=article.text, shown=shown_meta(article.meta))
 
 
 def get_pipeline(settings: Settings) -> Pipeline:

@@ -111,14 +111,18 @@ def test_a_part_holds_the_lines_the_merge_copies(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     run_batch(corpus, out, Settings())
     parts = sorted((out / ".parts").glob("*.part"))
-    jsonl, csv_text = b"", b""
-    for part in parts:  # a header line, then the article's claims.jsonl lines, then its claims.csv lines
+    jsonl, csv_text, texts = b"", b"", b""
+    for part in parts:  # a header line, the article's claims.jsonl lines, its claims.csv lines, its texts.jsonl line
         head, _, body = part.read_bytes().partition(b"\n")
-        n = json.loads(head)["claims"]
+        header = json.loads(head)
+        n, n_text = header["claims"], header["text_bytes"]
         cut = sum(len(line) for line in body.splitlines(keepends=True)[:n])
-        jsonl, csv_text = jsonl + body[:cut], csv_text + body[cut:]
+        jsonl, csv_text = jsonl + body[:cut], csv_text + body[cut:len(body) - n_text]
+        texts += body[len(body) - n_text:]
     assert sorted(jsonl.splitlines()) == sorted((out / "claims.jsonl").read_bytes().splitlines())
     assert sorted(csv_text.splitlines()) == sorted((out / "claims.csv").read_bytes().splitlines()[1:])
+    assert sorted(texts.splitlines()) == sorted((out / "texts.jsonl").read_bytes().splitlines())
+    assert len(texts.splitlines()) == len(parts)  # every article of the corpus was read
 
 
 @pytest.mark.parametrize("damage", [
