@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from pipeline.errors import WRITE_ERRNOS, ConfigError, NewsclaimsError
-from pipeline.procs import auto_workers
+from pipeline.procs import auto_workers, loading
 from pipeline.settings import Engine, Settings
 
 
@@ -112,10 +112,11 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON, for scripts.")] = False,
 ) -> None:
     """Extract and check every numeric claim of the articles in INPUT_DIR."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    with loading():  # imports: next to no garbage, and collections would walk every module loaded so far
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from pipeline.ingest.read import ARTICLE_SUFFIXES
-    from pipeline.run.batch import report_run, run_batch
+        from pipeline.ingest.read import ARTICLE_SUFFIXES
+        from pipeline.run.batch import report_run, run_batch
 
     if not input_dir.exists():
         _fail(f"{input_dir}: no such file or folder", 2)

@@ -37,6 +37,7 @@ from pipeline.fileio import (
     writing_to,
 )
 from pipeline.ingest.read import ARTICLE_SUFFIXES, META_SUFFIX, OutsideLink, doc_id, find_articles, printable
+from pipeline.procs import loading, resume
 from pipeline.records import ArticleError, ArticleResult
 from pipeline.report.corpus import CorpusIndex
 from pipeline.run import current, outdir
@@ -223,6 +224,13 @@ def run_batch(input_dir: Path, out_dir: Path, settings: Settings | None = None, 
         raise InputError(f"{input_dir}: no such file or folder")
     if not input_dir.is_dir() and input_dir.suffix.lower() not in ARTICLE_SUFFIXES:
         raise InputError(f"{input_dir}: neither a folder nor an article file ({', '.join(ARTICLE_SUFFIXES)})")
+    with loading():  # collection resumes once the pipeline is loaded (warm_up), or when nothing is to do
+        return _run_batch(input_dir, out_dir, settings, workers, progress, engine, scheduler)
+
+
+def _run_batch(input_dir: Path, out_dir: Path, settings: Settings, workers: int,
+               progress: Callable[[int, int, str], None] | None, engine: str, scheduler: str | None
+               ) -> BatchSummary:
     # Everything that can refuse the run does so before the first byte is written.
     get_pipeline(settings).official  # noqa: B018 - a broken official table stops the run here
     version = run_fingerprint(settings)
@@ -417,6 +425,8 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
         # the same unit of work on a dask.distributed cluster; results are recorded exactly as locally
         from pipeline.run.dask_engine import map_articles
 
+        resume()  # this process merges while the cluster works: its garbage is collected again
+
         tasks = [(str(p), str(input_dir), settings) for p, _, _ in todo]
         for index, result in map_articles(tasks, scheduler=scheduler, workers=max(1, workers)):
             _, doc, digest = todo[index]
@@ -438,6 +448,7 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
         end_of_articles()
     else:
         warm = functools.partial(warm_up, settings)
+        resume()  # spawned workers load for themselves; this process only merges
     timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
     for outcome in run_jobs(jobs, _work, max(1, workers), timeout, warm=warm):
         path, doc, digest = todo[outcome.index]
