@@ -192,6 +192,24 @@ def test_parts_rendered_by_two_processes_equal_those_rendered_by_one(run, tmp_pa
     assert one == two and len(one) == 7
 
 
+def _collector() -> tuple[tuple[int, int, int], int]:
+    import gc
+
+    return gc.get_threshold(), gc.get_freeze_count()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="part processes are forked where the platform allows")
+def test_a_part_process_freezes_what_it_inherited_and_collects_young_objects_less_often():
+    # its collections walk only what it makes, not the parent's index and modules
+    import multiprocessing as mp
+
+    from pipeline.report.paged import PART_GC_THRESHOLDS, _part_process
+
+    with mp.get_context("fork").Pool(1, initializer=_part_process) as pool:
+        threshold, frozen = pool.apply(_collector)
+    assert threshold == PART_GC_THRESHOLDS and frozen > 0
+
+
 def test_progress_hears_of_every_part_and_the_end(run):  # noqa: F811
     inp, out, _ = run
     heard: list[tuple[int, int, str]] = []
