@@ -65,9 +65,9 @@ _PAUSED = False
 def loading() -> Iterator[None]:
     """No automatic garbage collection while the process loads what the articles need (its imports, the
     tables, the warm-up): the collector walked the growing heap hundreds of times, 0.17 s of a run's start-up
-    while the other core waited, and loading makes next to no garbage.  The warm-up collects once and freezes
-    what it loaded, then calls resume(); a run that never warms up resumes when the block ends.  Nothing
-    changes where collection was already off, or inside another such block."""
+    while the other core waited, and loading makes next to no garbage.  The warm-up freezes what it loaded
+    and calls resume(); a run that never warms up resumes when the block ends.  Nothing changes where
+    collection was already off, or inside another such block."""
     global _PAUSED
     if _PAUSED or not gc.isenabled():
         yield

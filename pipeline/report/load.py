@@ -184,13 +184,12 @@ def article_view(doc: str, claims: list[dict[str, Any]], input_dir: Path | None,
     shown when the claims are in it, without reading the file again; a run from before texts were kept
     has none, and the article is read from the input folder."""
     verdicts = {c["id"]: c.get("verdict") or "unverifiable" for c in claims}
-    text = stored.get("text") if stored else None
+    text = (stored or {}).get("text")
     if isinstance(text, str) and all(text[c["start"]:c["end"]] == c.get("text") for c in claims):
-        shown = stored.get("shown") if stored else None
-        meta = dict(shown) if isinstance(shown, dict) else {}
-        title = str(meta["title"]) if meta.get("title") else None
+        shown = (stored or {}).get("shown")
+        meta = dict(shown) if isinstance(shown, dict) else {}  # records.shown_meta: text already
         spans = [(int(c["start"]), int(c["end"]), c["id"]) for c in claims]
-        return ArticleView(doc, claims, [highlight(text, spans, verdicts)], True, title, meta)
+        return ArticleView(doc, claims, [highlight(text, spans, verdicts)], True, meta.get("title") or None, meta)
     note = "The articles were not available: showing the sentences that hold the claims."
     if input_dir is not None:
         path = input_dir / doc if input_dir.is_dir() else input_dir
