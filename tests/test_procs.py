@@ -106,3 +106,22 @@ def test_a_batch_leaves_collection_on(collecting, tmp_path, rerun):
     if rerun:
         assert run_batch(tmp_path / "in", tmp_path / "out", Settings(), workers=2).unchanged
     assert gc.isenabled()
+
+
+def test_the_parent_merges_with_rare_collections_and_gets_its_own_back(collecting, tmp_path):
+    # the merge's garbage has no cycles: a young collection every 700 allocations only walked the index again
+    import gc
+
+    from pipeline.run.batch import run_batch
+    from pipeline.run.worker import MERGE_GC_THRESHOLDS
+    from pipeline.settings import Settings
+
+    (tmp_path / "in").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "in" / f"{name}.txt").write_text("谷歌用 4096 块 TPU 在 23 秒内训练完 BERT。\n", encoding="utf-8")
+    before = gc.get_threshold()
+    during: list[tuple[int, int, int]] = []
+    run_batch(tmp_path / "in", tmp_path / "out", Settings(), workers=2,
+              progress=lambda done, total, what: during.append(gc.get_threshold()) if what.endswith(".txt") else None)
+    assert during and set(during) == {MERGE_GC_THRESHOLDS}
+    assert gc.get_threshold() == before

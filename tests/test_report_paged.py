@@ -192,6 +192,22 @@ def test_parts_rendered_by_two_processes_equal_those_rendered_by_one(run, tmp_pa
     assert one == two and len(one) == 7
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="part processes are forked where the platform allows")
+def test_the_parent_renders_one_page_unwritten_before_the_part_processes_fork(run, monkeypatch):  # noqa: F811
+    # what a part loads on its first page (templates, evidence tables, lazily imported modules) is loaded
+    # once and inherited, not again in each process
+    from pipeline.report import paged
+
+    inp, out, _ = run
+    rendered: list[list[str]] = []
+    real = paged._part_pages
+    monkeypatch.setattr(paged, "_part_pages", lambda *a: rendered.append(list(a[4])) or real(*a))
+    write_reports(out, inp, per_page=1, workers=2)
+    parts = sorted(p.name for p in (out / PAGES_DIR).iterdir())
+    assert len(rendered) == 1 and len(rendered[0]) == 1  # in this process: the warm-up's one article only
+    assert parts == [f"part-{n:04d}.{ext}" for n in range(1, len(parts) // 2 + 1) for ext in ("html", "md")]
+
+
 def _collector() -> tuple[tuple[int, int, int], int]:
     import gc
 

@@ -63,11 +63,12 @@ def _write_reports(out_dir: Path, input_dir: Path | None, per_page: int, workers
     if index is None:
         index = index_corpus(out_dir)
     official = str(info["official"]) if info.get("official") else None
-    n_docs = len(article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl")))
-    if n_docs > per_page:
+    docs = article_docs(folder, index.claim_offsets, read_rows(out_dir / "errors.jsonl"))
+    if len(docs) > per_page:
         # claims.parquet is written here while the workers render the parts
         written = write_paged_reports(out_dir, folder, official, per_page, CHART_FILE, index, workers, say,
-                                      meanwhile=(lambda: _write_parquet(out_dir, index)) if parquet else None)
+                                      meanwhile=(lambda: _write_parquet(out_dir, index)) if parquet else None,
+                                      docs=docs)
     else:
         written = _write_single(out_dir, input_dir)
         remove_stale_parts(out_dir / PAGES_DIR)  # parts of an earlier, larger run

@@ -250,7 +250,8 @@ def shown_conflicts(conflicts: list[dict[str, Any]], by_id: dict[str, dict[str, 
                 "frame": {"source": conflict.get("source") or "table"}}
         conflict["claims"] = [{**fact, **by_id.get(str(c.get("id")), {}), **c} for c in conflict.get("claims") or []]
         for c in conflict["claims"]:
-            c.setdefault("display", display(c))
+            if "display" not in c:  # a full claim at hand brought its own (setdefault made it anew each time)
+                c["display"] = display(c)
             if c.get("lang") not in (None, "en") and "summary" not in c:
                 c["summary"] = summarize(c, kb)
         unit = next((c.get("unit") for c in conflict["claims"] if c.get("unit")), None)

@@ -16,10 +16,23 @@ from pipeline.lang.loader import Languages, languages
 from pipeline.link.kb import KnowledgeBase
 
 SUBJECT_PARTS = ("org", "benchmark", "accelerator", "system", "round")
+_SUBJECT_SET = frozenset(SUBJECT_PARTS)  # membership without a comparison per tuple item
 
 
 def name_in(kb: KnowledgeBase, etype: str, eid: str, lang: str) -> str:
-    """An entity as the language writes it: its first name in that language, else its first English name."""
+    """An entity as the language writes it: its first name in that language, else its first English name
+    (kept per knowledge base: a report names the same few entities in every claim's summary)."""
+    names = kb.cache.get("names_in")
+    if names is None:
+        names = kb.cache["names_in"] = {}
+    key = (etype, eid, lang)
+    name = names.get(key)
+    if name is None:
+        name = names[key] = _name_in(kb, etype, eid, lang)
+    return str(name)
+
+
+def _name_in(kb: KnowledgeBase, etype: str, eid: str, lang: str) -> str:
     entry = kb.get(etype, eid)
     if entry is None:
         return eid
@@ -70,7 +83,7 @@ def _reads(claim: dict[str, Any], words: dict[str, Any]) -> str:
 
 def _subject(claim: dict[str, Any], kb: KnowledgeBase, lang: str, words: dict[str, Any]) -> str:
     frame = claim.get("frame") or {}
-    ents = {**(claim.get("entities") or {}), **{k: v for k, v in frame.items() if k in SUBJECT_PARTS and v}}
+    ents = {**(claim.get("entities") or {}), **{k: v for k, v in frame.items() if k in _SUBJECT_SET and v}}
     parts = [name_in(kb, t, str(ents[t]), lang) for t in SUBJECT_PARTS if ents.get(t)]
     templates = words.get("templates") or {}
     return str(words.get("joiner", ", ")).join(parts) if parts else str(templates.get("no_subject", ""))

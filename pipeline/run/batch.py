@@ -54,7 +54,7 @@ from pipeline.run.merge import (  # noqa: F401 - CSV_COLUMNS, csv_cell, csv_row:
 )
 from pipeline.run.pool import run_jobs, uses_fork
 from pipeline.run.process import failure_result, get_pipeline, process_path, run_fingerprint
-from pipeline.run.worker import article_done, end_of_articles, run_pipeline, tune_worker, warm_up
+from pipeline.run.worker import article_done, end_of_articles, merging, run_pipeline, tune_worker, warm_up
 from pipeline.settings import Settings
 
 PARTS = outdir.PARTS
@@ -426,6 +426,7 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
         from pipeline.run.dask_engine import map_articles
 
         resume()  # this process merges while the cluster works: its garbage is collected again
+        merging()
 
         tasks = [(str(p), str(input_dir), settings) for p, _, _ in todo]
         for index, result in map_articles(tasks, scheduler=scheduler, workers=max(1, workers)):
@@ -443,12 +444,11 @@ def _dispatch(todo: list[tuple[Path, str, str]], input_dir: Path, settings: Sett
     warm = None
     if uses_fork():
         warm_up(settings)  # forked workers inherit the loaded pipeline: starting one costs milliseconds
-        # a worker tunes its own gc; this process merges while they work, and its garbage must not wait
-        warm = tune_worker
-        end_of_articles()
+        warm = tune_worker  # a worker tunes its own gc; this process merges while they work (merging())
     else:
         warm = functools.partial(warm_up, settings)
         resume()  # spawned workers load for themselves; this process only merges
+    merging()
     timeout = settings.article_timeout if math.isfinite(settings.article_timeout) else math.inf
     for outcome in run_jobs(jobs, _work, max(1, workers), timeout, warm=warm):
         path, doc, digest = todo[outcome.index]
