@@ -29,6 +29,9 @@ def html_to_text(html: str) -> str:
         try:
             import trafilatura
 
+            from pipeline.ingest.stoplist import prepare
+
+            prepare()  # justext's stop words from the cache file, not rebuilt by every process
             # recall over precision: a list of results ("<ul><li>BERT took 7.2 seconds ...") is article text,
             # which the precise setting drops as boilerplate; the ad and section filters come later
             text = trafilatura.extract(cleaned, include_comments=False, include_tables=True,

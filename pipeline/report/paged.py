@@ -94,12 +94,10 @@ def write_paged_reports(out_dir: Path, folder: Path | None, official: str | None
     earlier run with more parts are removed.  With `workers` > 1 (cores) the parts are rendered in one
     process more than that (forked, where the platform allows: they share the index without copying it),
     and this process runs `meanwhile` (more of the report's files, whose paths it returns) and writes the
-    corpus page while they work.  `docs`: the articles in report order (article_docs), when the caller has
-    them."""
+    corpus page while they work.  `docs`: the articles in order (article_docs), if the caller has them."""
     index = index or index_corpus(out_dir)
     errors = read_rows(out_dir / "errors.jsonl")
-    if docs is None:  # (the caller's list, when it made one: the folder is not walked twice)
-        docs = article_docs(folder, index.claim_offsets, errors)
+    docs = docs if docs is not None else article_docs(folder, index.claim_offsets, errors)
     total = max(1, -(-len(docs) // per_page))
     doc_pages = {d: f"{part_name(i // per_page + 1)}.html" for i, d in enumerate(docs)}
     pages_dir = out_dir / PAGES_DIR
