@@ -12,8 +12,9 @@ per core, as memory allows); --workers 1 measures one process.
 
 Articles are read as newsclaims reads them (decoded, HTML to text) before the baseline's clock starts, so
 the baseline is charged for nothing but its own work; newsclaims is charged for everything.  Each side
-takes the fastest of `--repeat` runs (other jobs on the machine slow either).  Needs the bench extra
-(quantulum3 with its classifier: `pip install -e '.[bench]'`).
+takes the fastest of `--repeat` runs (other jobs on the machine slow either); `--interleaved N` instead
+alternates the two sides and reports each newsclaims run against the baseline runs either side of it.
+Needs the bench extra (quantulum3 with its classifier: `pip install -e '.[bench]'`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -98,15 +100,34 @@ def newsclaims(folder: Path, workers: int, repeat: int) -> float:
     return best
 
 
+def interleaved(folder: Path, lang: str, workers: int, runs: int) -> dict:
+    """Baseline, newsclaims, baseline, newsclaims, ..., baseline: each newsclaims run against the mean of
+    the baseline runs either side of it, so that a machine whose speed drifts from minute to minute (by a
+    quarter here) moves both sides of each ratio alike."""
+    base = [baseline(folder, lang, 1)]
+    ratios, ours = [], []
+    for _ in range(runs):
+        ours.append(newsclaims(folder, workers, 1))
+        base.append(baseline(folder, lang, 1))
+        ratios.append(ours[-1] / ((base[-1] + base[-2]) / 2))
+    return {"newsclaims_s": [round(x, 2) for x in ours], "baseline_s": [round(x, 2) for x in base],
+            "ratios": [round(r, 2) for r in ratios], "median_ratio": round(statistics.median(ratios), 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("zh", type=Path)
     ap.add_argument("en", type=Path)
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--interleaved", type=int, default=0, metavar="N",
+                    help="N newsclaims runs per language, each between two baseline runs (see interleaved())")
     args = ap.parse_args()
     result = {}
     for lang, folder in (("zh", args.zh), ("en", args.en)):
+        if args.interleaved:
+            result[lang] = interleaved(folder, lang, args.workers, args.interleaved)
+            continue
         ours, base = newsclaims(folder, args.workers, args.repeat), baseline(folder, lang, args.repeat)
         result[lang] = {"articles": sum(1 for _ in _texts(folder, "zh")), "newsclaims_s": round(ours, 1),
                         "baseline_s": round(base, 1), "newsclaims_over_baseline": round(ours / base, 2)}
