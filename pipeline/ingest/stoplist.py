@@ -74,13 +74,13 @@ def prepare() -> bool:
         import trafilatura.external as external
     except ImportError:
         return False
-    if getattr(external, "JT_STOPLIST", "absent") is not None or not callable(getattr(external, "jt_stoplist_init",
-                                                                                     None)):
+    build = getattr(external, "jt_stoplist_init", None)
+    if getattr(external, "JT_STOPLIST", "absent") is not None or not callable(build):
         return False  # already built here, or not the list this module knows
     path = _path()
     words = _read(path)
     if words is None:
-        built: Any = external.jt_stoplist_init()
+        built: Any = build()
         if isinstance(built, tuple):
             _write(path, tuple(sorted(built)))  # sorted: the same file whatever the process's hash seed
         return False
