@@ -184,6 +184,26 @@ def own_cache_file(path: Path) -> bool:
     return stat.S_ISREG(st.st_mode) and mine and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+def write_cache_file(path: Path, data: bytes) -> bool:
+    """Write a cache file in a shared folder atomically, readable by all and writable by this user only (so
+    that own_cache_file accepts it whatever the umask); whether it was written.  A cache that cannot be
+    written (a read-only temp folder) only means the next process builds the value again."""
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        return False
+    return True
+
+
 def jsonl_bytes(rows: Iterable[dict[str, Any]]) -> bytes:
     """Rows as JSON lines (UTF-8, one object per line, compact; NaN and infinity as null)."""
     return b"".join(orjson.dumps(r, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE) for r in rows)

@@ -19,14 +19,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import marshal
-import os
 import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from pipeline.fileio import own_cache_file
+from pipeline.fileio import own_cache_file, write_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -119,17 +118,11 @@ def save() -> int:
     path = _path()
     try:
         data = marshal.dumps(programs)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except (OSError, ValueError) as exc:  # a read-only temp folder, a value marshal cannot write: compiled as usual
+    except ValueError as exc:  # a value marshal cannot write: compiled as usual
         log.debug("regex programs not written to %s (%s)", path, exc)
+        return 0
+    if not write_cache_file(path, data):  # a read-only temp folder: compiled as usual
+        log.debug("regex programs not written to %s", path)
         return 0
     _PROGRAMS.clear()
     _PROGRAMS.update(programs)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import marshal
-import os
 import sys
 import tempfile
 from functools import lru_cache
@@ -24,7 +23,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pipeline.fileio import own_cache_file
+from pipeline.fileio import own_cache_file, write_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -52,18 +51,8 @@ def _read(path: Path) -> tuple[str, ...] | None:
 
 
 def _write(path: Path, words: tuple[str, ...]) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(marshal.dumps(words))
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except (OSError, ValueError) as exc:  # a read-only temp folder: the next process builds the list again
-        log.debug("stop words not written to %s (%s)", path, exc)
+    if not write_cache_file(path, marshal.dumps(words)):
+        log.debug("stop words not written to %s", path)
 
 
 @lru_cache(maxsize=1)
