@@ -60,9 +60,11 @@ def prepare() -> bool:
     """Give trafilatura its all-language stop words from the file (written here the first time); whether
     they came from the file.  A trafilatura without that list (another version's layout) is left alone."""
     try:
-        import trafilatura.external as external
+        import trafilatura.external
     except ImportError:
         return False
+    # Any: trafilatura declares the list as None until built, which a type checker reading it would hold to
+    external: Any = trafilatura.external
     build = getattr(external, "jt_stoplist_init", None)
     if getattr(external, "JT_STOPLIST", "absent") is not None or not callable(build):
         return False  # already built here, or not the list this module knows
