@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.extract import prefilter as prefilter_module
 from pipeline.extract.dates import date_patterns
 from pipeline.extract.prefilter import DIGIT, Text, prefilter, requirement, with_first_chars
 from pipeline.lang.loader import load_language
@@ -25,6 +27,8 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         lang = load_language(code)
         out += [(f"{code}:not_claims.{k}", rx) for k, rx in lang.not_claims.items()]
         out += [(f"{code}:dates.{k}", rx) for k, rx in date_patterns(lang)]
+        out += [(f"{code}:{kind}.{i}", rx) for kind in ("exponents", "fractions", "dimensions")
+                for i, rx in enumerate(getattr(lang, kind))]
     return out
 
 
@@ -108,3 +112,50 @@ def test_which_patterns_get_a_first_character_lookahead(pattern: str, lookahead:
         assert fast is rx
     else:
         assert fast.pattern.startswith(lookahead + "(?:"), fast.pattern
+
+
+def _matches(rx: re.Pattern[str], text: str) -> list[tuple]:
+    return [(m.span(), m.groups(), m.groupdict()) for m in rx.finditer(text)]
+
+
+def _as_compiled(fast: re.Pattern[str]) -> re.Pattern[str]:
+    """The lookahead pattern as re itself compiles it (with_first_chars gives its own program for it)."""
+    return re.compile(fast.pattern, fast.flags)
+
+
+@pytest.mark.parametrize(("name", "rx"), [(n, rx) for n, rx in _patterns() if with_first_chars(rx) is not rx],
+                         ids=[n for n, rx in _patterns() if with_first_chars(rx) is not rx])
+def test_the_skipping_program_finds_what_the_lookahead_finds(name: str, rx: re.Pattern[str]) -> None:
+    fast = with_first_chars(rx)
+    assert fast != _as_compiled(fast), f"{name}: no program of its own (re's internals not as expected?)"
+    texts = _texts()
+    assert [_matches(fast, t) for t in texts] == [_matches(_as_compiled(fast), t) for t in texts], name
+
+
+# invented patterns of the shapes the lexicons use, and sentences that hit them at the edges of a text
+@pytest.mark.parametrize(("pattern", "text"), [
+    (r"(?<![\d.])(?P<n>\d+)\s*[×x]\s*(?P=n)(?![\d.])", "boards of 8x8 and 16 × 16, not 1.16x16 or 3x4"),
+    (r"(?i)\b(?:twice|double[ds]?)\b", "Twice as fast; it DOUBLED; doubles; redoubled; doubled"),
+    (r"(?<![\w.])(?P<m>\d+(?:\.\d+)?)[eE]\+?(?P<e>\d{1,3})(?![\w.])", "1e18, 2.5E+17 and x1e9 or 3e4."),
+    (r"(?<![零一二三四五六七八九十])(?P<d>[一二三四五六七八九十]+)分之(?P<n>[一二三])",
+     "四分之一，三十分之二，十一分之三"),
+    (r"\+?\d{2,4}[- ]\d{3,4}[- ]\d{3,4}", "call +86-1234-5678 or 010 8888 9999"),
+    (r"(?<!x)[ab]c", "ac bc xac xbc ab"),
+    (r"(?i)(?<![a-z])k\w+", "kernel, \u212aelvin and Kunpeng; skip"),
+])
+def test_a_skipping_program_keeps_matches_and_groups(pattern: str, text: str) -> None:
+    rx = re.compile(pattern)
+    fast = with_first_chars(rx)
+    assert fast is not rx and fast != _as_compiled(fast)
+    assert _matches(fast, text) == _matches(rx, text)
+    assert _matches(fast, text[3:]) == _matches(rx, text[3:])
+    assert [fast.match(text, i) is not None for i in range(len(text))] == \
+        [rx.match(text, i) is not None for i in range(len(text))]
+
+
+def test_without_the_internals_expected_the_lookahead_pattern_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prefilter_module, "K", SimpleNamespace())  # another Python's re._compiler
+    rx = re.compile(r"(?<![\d.])\d+\.\d+ and one more")
+    fast = with_first_chars(rx)
+    assert fast is not rx and fast == _as_compiled(fast)
+    assert _spans(fast, "1.5 and one more, 2.75 and one more") == _spans(rx, "1.5 and one more, 2.75 and one more")

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from pipeline.extract.prefilter import with_first_chars
 from pipeline.lang.loader import Language
 
-_ARABIC = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])")
+# patterns that open with a lookbehind or a word boundary go through with_first_chars: re then skips
+# to the characters a match can start with instead of trying every position
+_ARABIC = with_first_chars(re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])"))
 
 
 @dataclass(frozen=True, init=False)
@@ -134,8 +137,8 @@ def _word_regex(lang: Language) -> re.Pattern[str]:
         alt = "|".join(re.escape(f).replace(r"\ ", r"[\s-]+") for f in forms)
         piece = f"(?:{alt})"
         # "threefold": a number word may run straight into -fold
-        lang.cache[key] = (re.compile(rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*(?:\b|(?=fold\b))")
-                           if forms else None)
+        rx = rf"(?i)\b{piece}(?:(?:\s+and\s+|[\s-]+){piece})*(?:\b|(?=fold\b))"
+        lang.cache[key] = with_first_chars(re.compile(rx)) if forms else None
     return lang.cache[key]
 
 
@@ -266,7 +269,7 @@ def _vague(text: str, offset: int, lang: Language) -> list[Num]:
         return out
     if "vague_re" not in lang.cache:
         alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
-        lang.cache["vague_re"] = re.compile(f"(?i)\\b(?:{alt})\\b" if not lang.cjk else f"(?:{alt})")
+        lang.cache["vague_re"] = with_first_chars(re.compile(f"(?i)\\b(?:{alt})\\b" if not lang.cjk else f"(?:{alt})"))
     for m in lang.cache["vague_re"].finditer(text):
         key = next(f for f in forms if re.fullmatch(re.escape(f).replace(r"\ ", r"\s+"), m.group(0), re.I))
         spec = lang.vague[key]
@@ -378,7 +381,7 @@ def _exponents(text: str, offset: int, lang: Language) -> list[Num]:
     the mantissa `m` (default 1), the base `b` (default 10) and the exponent `e`."""
     out = []
     for rx in lang.exponents:
-        for m in rx.finditer(text):
+        for m in with_first_chars(rx).finditer(text):
             g = m.groupdict()
             exp = _small_int(g.get("e"), lang)
             if exp is None or exp > 300:
@@ -394,7 +397,7 @@ def _exponents(text: str, offset: int, lang: Language) -> list[Num]:
 def _dimensions(text: str, offset: int, lang: Language) -> list[Num]:
     """Square sizes: 19×19, 256×256 (the side)."""
     return [Num(offset + m.start(), offset + m.end(), float(m.group("n")), 1.0, True, "dimension")
-            for rx in lang.dimensions for m in rx.finditer(text)]
+            for rx in lang.dimensions for m in with_first_chars(rx).finditer(text)]
 
 
 def _anaphoric(text: str, offset: int, lang: Language) -> list[Num]:
@@ -405,7 +408,7 @@ def _anaphoric(text: str, offset: int, lang: Language) -> list[Num]:
     if key not in lang.cache:
         words = "|".join(re.escape(w) for w in lang.anaphora_numbers)
         after = "|".join(re.escape(a).replace(r"\ ", r"\s+") for a in lang.anaphora)
-        lang.cache[key] = re.compile(rf"(?i)\b(?:{words})\b(?=\s+(?:{after})\b)")
+        lang.cache[key] = with_first_chars(re.compile(rf"(?i)\b(?:{words})\b(?=\s+(?:{after})\b)"))
     return [Num(offset + m.start(), offset + m.end(), lang.anaphora_numbers[m.group(0).lower()], 1.0, True, "word")
             for m in lang.cache[key].finditer(text)]
 
@@ -414,7 +417,7 @@ def _fractions(text: str, offset: int, lang: Language) -> list[Num]:
     """八分之一 (1/8): numerator over denominator, written in either kind of numeral."""
     out = []
     for rx in lang.fractions:
-        for m in rx.finditer(text):
+        for m in with_first_chars(rx).finditer(text):
             d, n = _small_num(m.group("d"), lang), _small_num(m.group("n"), lang)
             if d and n is not None:
                 # the denominator is written to the unit: 十三分之一 is 1/12.5-1/13.5
@@ -453,7 +456,7 @@ def _regex_of(lang: Language, key: str, forms, word: bool) -> re.Pattern[str] | 
             lang.cache[key] = None
         else:
             alt = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in forms)
-            lang.cache[key] = re.compile(f"(?i)\\b(?:{alt})\\b" if word else f"(?:{alt})")
+            lang.cache[key] = with_first_chars(re.compile(f"(?i)\\b(?:{alt})\\b" if word else f"(?:{alt})"))
     return lang.cache[key]
 
 

@@ -11,6 +11,7 @@ optional parts and back-references add nothing), so a pattern is skipped only wh
 from __future__ import annotations
 
 import re
+from re import _compiler as K  # type: ignore[attr-defined]
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as P  # type: ignore[attr-defined]
 
@@ -325,4 +326,43 @@ def _with_first_chars(rx: re.Pattern[str]) -> re.Pattern[str]:
     except (_Unknown, re.error):
         return rx
     body = _GLOBAL_FLAGS.sub("", rx.pattern)  # kept in rx.flags; they may not follow the lookahead
-    return re.compile("(?=[" + "".join(sorted(chars)) + "])(?:" + body + ")", rx.flags)
+    looked = re.compile("(?=[" + "".join(sorted(chars)) + "])(?:" + body + ")", rx.flags)
+    return _skipping(looked) or looked
+
+
+def _skipping(looked: re.Pattern[str]) -> re.Pattern[str] | None:
+    """`looked` (a first-character lookahead, then the pattern) as a program whose header gives re's
+    engine the lookahead's class: its search then steps over the characters outside it in one C loop, as
+    it does for a pattern that opens with a class, where with the lookahead it starts a match attempt at
+    every position (measured on the not-claim patterns over Chinese articles: 1.3 to 3.6x faster again).
+    The class is a superset of the characters a match can start with, so the lookahead itself can go.
+    The header is written as re._compiler._compile_info writes one for a pattern that opens with a class;
+    None (the lookahead pattern is used) wherever this Python's compiler is not the one expected."""
+    try:
+        parsed = P.parse(looked.pattern, looked.flags)
+        flags = parsed.state.flags | looked.flags
+        (op, (_direction, ahead)), body = parsed.data[0], P.SubPattern(parsed.state, parsed.data[1:])
+        if op is not C.ASSERT or len(ahead.data) != 1:
+            return None
+        kind, av = ahead.data[0]
+        items = [(C.LITERAL, av)] if kind is C.LITERAL else av if kind is C.IN else None
+        lo, hi = body.getwidth()
+        if items is None or lo == 0:
+            return None
+        code = [C.INFO, 0, C.SRE_INFO_CHARSET, min(lo, K.MAXCODE), min(hi, K.MAXCODE)]
+        charset, _cased = K._optimize_charset(items)
+        # the class lists every case of its letters itself, so it is tested as written (re's own header
+        # never holds a case-insensitive class)
+        K._compile_charset(charset, flags & ~C.SRE_FLAG_IGNORECASE, code)
+        code[1] = len(code) - 1
+        K._compile(code, body.data, flags)
+        code.append(C.SUCCESS)
+        groups = parsed.state.groupdict
+        names: list[str | None] = [None] * parsed.state.groups
+        for name, i in groups.items():
+            names[i] = name
+        import _sre
+
+        return _sre.compile(looked.pattern, flags, code, parsed.state.groups - 1, groups, tuple(names))
+    except Exception:  # noqa: BLE001 - re's internals differ here: the lookahead pattern does the same
+        return None
