@@ -100,7 +100,10 @@ def test_the_lookahead_holds_on_random_text(text: str, rx: re.Pattern[str]) -> N
     (r"(?i:ab|k)x", "(?=[AKak\u212a])"),               # K (Kelvin) is a k under IGNORECASE
     (r"\+?\d{2}", r"(?=[\+\d])"),                      # an optional first item
     (r"第\d+", None),                                  # a literal start: re skips ahead by itself
-    (r"(?m)^\d+", None),
+    (r"(?m)^\d+", r"(?=[\d])"),                       # a line start: re tries every position
+    (r"(?<=[。！？])\d{1,2}", r"(?=[\d])"),             # a lookbehind that must match
+    (r"^\d+", None),                                  # the text's start: re tries there alone
+    (r"\A\d+", None),
     (r"(?<!x)a*", None),                               # matches the empty string anywhere
     (r"(?<!x).b", None),                               # any character may start it
     (r"(?<!x)[^a]b", None),
