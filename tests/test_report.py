@@ -137,7 +137,8 @@ def test_html_has_exactly_the_pages_own_scripts(run):
     assert "<" not in data_block and ">" not in data_block  # \u003c-escaped: nothing can close the element
     data = json.loads(data_block)
     assert [c["id"] for c in data["claims"]] == [c["id"] for c in claims]
-    assert data["claims"][0]["explanation"].endswith(EVIL_SCRIPT)  # intact after JSON.parse
+    # intact after JSON.parse (a text the page says once, in data.strings)
+    assert data["strings"][data["claims"][0]["explanation"]].endswith(EVIL_SCRIPT)
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
     assert f"script-src 'sha256-{digest}'" in html  # CSP: only this script may run
 
@@ -475,6 +476,16 @@ def test_chart_plots_readings_and_escapes(run):
     svg = claims_chart([evil, claims[1]])
     assert svg.startswith("<svg") and EVIL_SCRIPT not in svg and "&lt;script&gt;" in svg
     assert svg.count('class="point"') == 2 and 'data-verdict="contradicted"' in svg
+
+
+def test_a_chart_point_draws_its_interval_only_when_it_has_one(run):
+    _, _, claims = run
+    wide = dict(claims[2], id="wide", ratio_reading="increase_by", value=1.7, low=1.2, high=2.2, official=2.7)
+    exact = dict(claims[2], id="exact", ratio_reading="times", value=4.0, low=4.0, high=4.0, official=4.0)
+    svg = claims_chart([wide, exact])
+    points = {m.group(1): m.group(0) for m in re.finditer(r'<g class="point" data-claim="(\w+)".*?</g>', svg)}
+    assert "<line" in points["wide"] and "<line" not in points["exact"]
+    assert "<circle" in points["exact"]
 
 
 def test_seeds_report(seeds, tmp_path):

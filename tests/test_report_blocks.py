@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.report.blocks import article_block, article_blocks, page_claim, verdict_badge
+from pipeline.report.blocks import article_block, article_blocks, page_claim, share_strings, verdict_badge
 from pipeline.report.load import ArticleView, Segment, highlight
 
 TEXT = "Google trained BERT in 23 seconds on <b>4,096</b> chips & won."
@@ -109,6 +109,28 @@ def test_a_page_claim_keeps_a_field_unless_it_is_empty(value, shown: bool):
     page = page_claim(claim, {})
     assert ("official" in page) is shown
     assert page["doc"] == 0 and "value" not in page  # an index into the page's articles; not a field it reads
+
+
+def test_a_page_says_each_text_once():
+    sentence = "谷歌的新超级计算机比TPU v3 Pod大三倍，训练BERT只需23秒。"
+    why = "Read strictly, 大三倍 is 4x; read loosely, 3x."
+    claims = [{"id": "c1", "sentence": sentence, "explanation": why,
+               "display": {"frame": "system size", "value": "3×"}},
+              {"id": "c2", "sentence": sentence, "explanation": "It matches.", "display": {"frame": "system size"}},
+              {"id": "c3", "sentence": "It used 4,096 chips.", "explanation": why, "summary": "相符。"}]
+    strings = share_strings(claims)
+    assert strings == [sentence, why, "system size", "It matches.", "It used 4,096 chips.", "相符。"]
+    assert [(c["sentence"], c["explanation"]) for c in claims] == [(0, 1), (0, 3), (4, 1)]
+    assert claims[0]["display"] == {"frame": 2, "value": "3×"} and claims[2]["summary"] == 5
+
+
+@pytest.mark.parametrize(("display_verdict", "kept"), [
+    ("contradicted", False), ("contradicted (4 of 5 readings)", True),
+])
+def test_a_page_claim_leaves_out_a_display_verdict_that_says_the_verdict(display_verdict: str, kept: bool):
+    claim = {"id": "c1", "verdict": "contradicted", "display": {"verdict": display_verdict, "value": "4×"}}
+    shown = page_claim(claim, {})["display"]
+    assert ("verdict" in shown) is kept and shown["value"] == "4×"
 
 
 # The template loops these functions replace (report.html.j2 before), rendered by the report's own Jinja

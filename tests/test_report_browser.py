@@ -68,12 +68,18 @@ def test_seeds_report_in_chromium(browser, seeds_report, tmp_path):
     body = details.inner_text()
     assert "ambiguous" in body and "4×" in body and "Evidence".upper() in body.upper()
     assert page.locator("#details-list li").count() > 0
+    # the page says each text once (data.strings); the panel shows the claim's own sentence and reasons
+    assert "大三倍" in page.locator("#details .sentence").inner_text()
+    said = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#details-list dt')]
+        .map(dt => [dt.textContent, dt.nextElementSibling.textContent]))""")
+    assert len(said["Why"]) > 20 and not said["Why"].isdigit() and not said["Read as"].isdigit()
     page.screenshot(path=str(tmp_path / "report.png"))
     assert (tmp_path / "report.png").stat().st_size > 10_000
 
     # A claim whose evidence is a primary-source URL shows it as a link.
-    url_claim = page.evaluate("""() => JSON.parse(document.getElementById('report-data').textContent).claims
-        .find(c => (c.evidence || []).some(e => /^https?:/.test(e)) && document.getElementById('c-' + c.id)).id""")
+    url_claim = page.evaluate("""() => { const data = JSON.parse(document.getElementById('report-data').textContent);
+        return data.claims.find(c => (c.evidence || []).some(e => /^https?:/.test(data.strings[e]))
+                                     && document.getElementById('c-' + c.id)).id; }""")
     page.locator(f"#c-{url_claim}").click()
     assert page.locator("#details-list a[href^='http']").count() >= 1
 

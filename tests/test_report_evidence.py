@@ -75,6 +75,8 @@ def test_the_report_page_carries_each_evidence_once(tmp_path: Path) -> None:
     write_reports(tmp_path / "out", src)
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     data = json.loads(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1))
-    used = {e for c in data["claims"] for e in c.get("evidence") or ()}
+    # a claim cites its evidence by index into the page's strings: each id is said once
+    used = {data["strings"][e] for c in data["claims"] for e in c.get("evidence") or ()}
     assert used and used <= set(data["evidence"])
+    assert len(data["strings"]) == len(set(data["strings"]))
     assert any("counts cores" in v["what"] for v in data["evidence"].values())

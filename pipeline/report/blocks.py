@@ -74,13 +74,14 @@ def _claim_rows(out: list[str], claims: list[dict[str, Any]]) -> None:
     for i, c in enumerate(claims, 1):
         shown = c.get("display")
         verdict = c.get("verdict")
-        out.append(f'\n        <tr class="claim-row" data-claim="{_field(c, "id")}" '
+        # a row to a line, without indentation: a page holds thousands of rows
+        out.append(f'<tr class="claim-row" data-claim="{_field(c, "id")}" '
                    f'data-verdict="{_field(c, "verdict")}"><td class="num">{i}</td>'
-                   f'<td>{_field(c, "text")}</td><td>{_field(c, "kind")}</td>\n'
-                   f'          <td>{_field(shown, "value")}</td><td>{_field(shown, "interval")}</td>'
+                   f'<td>{_field(c, "text")}</td><td>{_field(c, "kind")}</td>'
+                   f'<td>{_field(shown, "value")}</td><td>{_field(shown, "interval")}</td>'
                    f'<td>{_field(shown, "official")}</td>'
                    f'<td>{_badge("" if verdict is None else str(verdict))}</td>'
-                   f'<td>{_field(shown, "distortion")}</td></tr>\n      ')
+                   f'<td>{_field(shown, "distortion")}</td></tr>\n')
 
 
 def article_block(a: ArticleView, number: int) -> str:
@@ -217,7 +218,8 @@ def shown(v: Any) -> bool:
 def page_claim(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
     """A claim as the page's script reads it: the fields it shows (ON_PAGE) that say something, its
     entities that are set, and `doc` as an index into `docs`, the page's list of articles (a path once per
-    page, not once per claim), which it extends."""
+    page, not once per claim), which it extends.  The display's verdict is left out where it says what the
+    verdict says."""
     out: dict[str, Any] = {}
     for k in ON_PAGE:
         v = c.get(k)
@@ -230,5 +232,34 @@ def page_claim(c: dict[str, Any], docs: dict[str, int]) -> dict[str, Any]:
         out["doc"] = docs.setdefault(str(out["doc"]), len(docs))
     display = c.get("display")
     if isinstance(display, dict):
-        out["display"] = {k: v for k, v in display.items() if k in DISPLAY_ON_PAGE and v is not None and v != ""}
+        out["display"] = {k: v for k, v in display.items() if k in DISPLAY_ON_PAGE and v is not None and v != ""
+                          and not (k == "verdict" and v == out.get("verdict"))}
     return out
+
+
+# Text fields a page says once, however many claims carry them (a sentence holds several claims; readings,
+# explanations and summaries repeat across the claims of a fact): each claim holds an index into the page's
+# list of strings.  On a Chinese page they were half of its claims' data.
+SHARED = ("sentence", "explanation", "summary")
+SHARED_DISPLAY = ("frame", "readings", "compared_to")
+
+
+def share_strings(claims: list[dict[str, Any]]) -> list[str]:
+    """Replace the SHARED text fields of page claims (page_claim's, summaries added) and the ids of their
+    evidence with indexes into the list returned, which holds each text once."""
+    table: dict[str, int] = {}
+    for c in claims:
+        for k in SHARED:
+            v = c.get(k)
+            if isinstance(v, str):
+                c[k] = table.setdefault(v, len(table))
+        evidence = c.get("evidence")
+        if isinstance(evidence, list):  # run ids and source URLs, cited by every claim of a result
+            c["evidence"] = [table.setdefault(e, len(table)) if isinstance(e, str) else e for e in evidence]
+        display = c.get("display")
+        if isinstance(display, dict):
+            for k in SHARED_DISPLAY:
+                v = display.get(k)
+                if isinstance(v, str):
+                    display[k] = table.setdefault(v, len(table))
+    return list(table)

@@ -197,10 +197,12 @@ def claims_chart(claims: list[dict[str, Any]], href: Callable[[dict[str, Any]], 
         n = int(c.get("count") or 1)
         if n > 1:
             tip += f"; {n - 1:,} more claim{'s' if n > 2 else ''} at this point"
+        y1, y2 = f"{max(y_hi, TOP):.1f}", f"{min(y_lo, TOP + ph):.1f}"
+        # an exact figure's interval is a point: its line would have no length, and draws nothing
+        span = (f'<line x1="{cx:.1f}" y1="{y1}" x2="{cx:.1f}" y2="{y2}" stroke="{colour}" stroke-opacity="0.6" '
+                'stroke-width="2"/>') if y1 != y2 else ""
         point = (f'<g class="point" data-claim="{_attr(c.get("id"))}" data-verdict="{_attr(verdict)}" '
-                 f'tabindex="0" role="button"><title>{_attr(tip)}</title>'
-                 f'<line x1="{cx:.1f}" y1="{max(y_hi, TOP):.1f}" x2="{cx:.1f}" y2="{min(y_lo, TOP + ph):.1f}" '
-                 f'stroke="{colour}" stroke-opacity="0.6" stroke-width="2"/>{arrow}'
+                 f'tabindex="0" role="button"><title>{_attr(tip)}</title>{span}{arrow}'
                  f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{5 if n == 1 else 6}" fill="{colour}" fill-opacity="0.85" '
                  'stroke="#ffffff"/></g>')
         link = href(c) if href else None

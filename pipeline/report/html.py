@@ -27,6 +27,7 @@ from pipeline.report.blocks import (
     conflict_cards,
     discrepancy_rows,
     page_claim,
+    share_strings,
     verdict_badge,
 )
 from pipeline.report.chart import claims_chart
@@ -181,7 +182,8 @@ def render_html(report: ReportData, chart_svg: str | None = None, page: dict[str
     _add_summaries(claims, report.claims, kb)
     # each evidence id once per page, said in words with its link (a claim's panel looks it up)
     evidence = evidence_of(report.official, (e for c in report.claims for e in c.get("evidence") or ()), kb)
-    data = {"claims": claims, "docs": list(docs), "evidence": evidence}
+    strings = share_strings(claims)
+    data = {"claims": claims, "docs": list(docs), "strings": strings, "evidence": evidence}
     data_json = script_json(data)
     return template_env().get_template("report.html.j2").render(
         summary=report.summary,
