@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,23 @@ def test_the_console_script_skips_only_the_teardown(args: list[str], status: int
                           timeout=120)
     assert proc.returncode == status, proc.stderr
     assert proc.stdout.startswith("unflushed output") and proc.stdout.rstrip().endswith("exit handler ran")
+
+
+@pytest.mark.parametrize(("own", "expected"), [(None, "1"), ("4", "4")])
+def test_the_command_line_keeps_blas_to_one_thread_unless_told(monkeypatch: pytest.MonkeyPatch, own, expected):
+    from pipeline.cli import one_blas_thread
+
+    if own is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", own)
+    one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == expected
+
+
+def test_the_command_line_module_loads_without_numpy():
+    """one_blas_thread, the console script's first step, comes before anything loads numpy (and OpenBLAS)."""
+    code = "import sys, pipeline.cli; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == "False"
