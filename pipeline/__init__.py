@@ -11,10 +11,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from pipeline import native
-from pipeline.records import Article, ArticleError, ArticleResult, Claim, Entities, Sentence
-from pipeline.settings import Settings
 
-native.install()  # the compiled stages, when built for these sources (before any stage is imported)
+# the compiled modules, when built for these sources: before any of them (the records first) is imported
+native.install()
+
+from pipeline.records import Article, ArticleError, ArticleResult, Claim, Entities, Sentence  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 
 if TYPE_CHECKING:
     from pipeline.run.batch import run_batch

@@ -62,6 +62,7 @@ NATIVE_MODULES = (
     "pipeline.reconcile.statements",
     "pipeline.reconcile.times",
     "pipeline.reconcile.verdicts",
+    "pipeline.records",
     "pipeline.report.blocks",
     "pipeline.report.chart",
     "pipeline.report.corpus",

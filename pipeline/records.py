@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, TypeVar
 
 R = TypeVar("R")
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def percent_as_ratio(claim: Claim) -> Claim:
@@ -59,25 +60,49 @@ def is_percent_change(claim: Claim) -> bool:
         claim.value, (int, float))
 
 
+def by_fields(record: object) -> tuple:
+    """pickle's recipe (__reduce__) for a frozen record: its class called with its fields.  Compiled
+    (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute, which pickle's default
+    does."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record) if f.init))  # type: ignore[arg-type]
+
+
+# per record class: its fields' names, as a set, and one getter of all their values (see evolve)
+_SHAPES: dict[type, tuple[frozenset[str], Callable[[Any], Any]]] = {}
+
+
+def _shape(cls: type) -> tuple[frozenset[str], Callable[[Any], Any]]:
+    hit = _SHAPES.get(cls)
+    if hit is None:
+        if hasattr(cls, "__post_init__") or any(isinstance(v, cached_property) for v in vars(cls).values()):
+            raise TypeError(f"evolve() cannot copy a {cls.__name__}: use dataclasses.replace")
+        names = tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
+        get = attrgetter(*names)
+        hit = _SHAPES[cls] = (frozenset(names), get if len(names) > 1 else (lambda r: (get(r),)))
+    return hit
+
+
 def evolve(record: R, **changes: Any) -> R:
     """`dataclasses.replace(record, **changes)` for frozen dataclasses that have no __post_init__ and no
     cached properties (the records here): a copy of the instance's fields with `changes` applied.
-    replace() calls __init__, which sets each of a Claim's 30 fields through object.__setattr__; the
-    stages make three versions of every claim."""
-    if not hasattr(record, "__dict__"):
-        return replace(record, **changes)  # type: ignore[type-var]  # a compiled class (pipeline.native)
+    replace() calls __init__ with every field by name, which took a Claim's 32 fields one Python step at a
+    time; the stages make five versions of every claim."""
     cls = type(record)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        if hasattr(cls, "__post_init__") or any(isinstance(v, cached_property) for v in vars(cls).values()):
-            raise TypeError(f"evolve() cannot copy a {cls.__name__}: use dataclasses.replace")
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+    names, values = _shape(cls)
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - names)[0]!r}")
-    new = object.__new__(cls)
-    new.__dict__.update(record.__dict__)
-    new.__dict__.update(changes)
+    if hasattr(record, "__dict__"):
+        new = object.__new__(cls)
+        new.__dict__.update(record.__dict__)
+        new.__dict__.update(changes)
+        return new
+    # compiled (pipeline.native): no instance dict to copy, but its __init__ (written out) is quick, and so
+    # is reading every field in one C call
+    new = cls(*values(record))
+    for name, value in changes.items():
+        object.__setattr__(new, name, value)
     return new
+
 
 class Kind(StrEnum):
     """What a claim's number measures (the output contract's `kind`)."""
@@ -147,7 +172,7 @@ ENTITY_TYPES = tuple(e.value for e in EntityType)
 META_DATE_KEYS = ("date", "published", "pub_date")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Article:
     """One input file, decoded.  `text` is the decoded original: all offsets refer to it."""
 
@@ -157,13 +182,25 @@ class Article:
     fmt: str = "txt"  # txt, md, html
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, doc: str, text: str, encoding: str = "utf-8", fmt: str = "txt",
+                 meta: dict[str, Any] | None = None) -> None:
+        object.__setattr__(self, "doc", doc)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "encoding", encoding)
+        object.__setattr__(self, "fmt", fmt)
+        object.__setattr__(self, "meta", {} if meta is None else meta)
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     @property
     def sha256(self) -> str:
         """The hash of the decoded text: what a stored result and an exported task are checked against."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Sentence:
     doc: str
     index: int
@@ -173,8 +210,21 @@ class Sentence:
     lang: str  # "zh" or "en"
     paragraph: int = 0
 
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, doc: str, index: int, start: int, end: int, text: str, lang: str, paragraph: int = 0) -> None:
+        object.__setattr__(self, "doc", doc)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "paragraph", paragraph)
 
-@dataclass(frozen=True)
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
+
+@dataclass(frozen=True, init=False)
 class Entities:
     org: str | None = None
     accelerator: str | None = None
@@ -182,6 +232,19 @@ class Entities:
     benchmark: str | None = None
     round: str | None = None
     framework: str | None = None
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, org: str | None = None, accelerator: str | None = None, system: str | None = None,
+                 benchmark: str | None = None, round: str | None = None, framework: str | None = None) -> None:
+        object.__setattr__(self, "org", org)
+        object.__setattr__(self, "accelerator", accelerator)
+        object.__setattr__(self, "system", system)
+        object.__setattr__(self, "benchmark", benchmark)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "framework", framework)
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def as_dict(self) -> dict[str, str | None]:
         """The entities as a mapping of type to id (None where none)."""
@@ -198,7 +261,7 @@ CLAIM_FIELDS = ("id", "doc", "lang", "sentence", "start", "end", "text", "kind",
                 "compared_to", "verdict", "official", "evidence", "explanation", "distortion", "frame", "alternatives")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Claim:
     doc: str
     lang: str
@@ -242,6 +305,54 @@ class Claim:
     # a percent of change that says how much less ("45% less time", 缩短了9%): "decrease"; read as the share
     # that remains (0.55x) and reported as written
     change: str | None = None
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, doc: str, lang: str, sentence: str, start: int, end: int, text: str, kind: str,
+                 value: float | str | None, unit: str, counted: str | None = None, of_total: float | None = None,
+                 bound: str = "exact", low: float | None = None, high: float | None = None,
+                 ratio_reading: str | None = None, reading_cue: str | None = None, bound_cue: str | None = None,
+                 sentence_index: int = 0, sentence_start: int = 0, entities: Entities | None = None,
+                 metric: str | None = None, compared_to: dict[str, Any] | None = None,
+                 support: dict[str, tuple[int, tuple[str, ...]]] | None = None, verdict: str = "unverifiable",
+                 official: float | str | None = None, evidence: tuple[str, ...] = (), explanation: str = "",
+                 distortion: str | None = None, frame: dict[str, Any] | None = None,
+                 alternatives: tuple[dict[str, Any], ...] = (), qualifiers: tuple[str, ...] = (),
+                 change: str | None = None) -> None:
+        object.__setattr__(self, "doc", doc)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "sentence", sentence)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "counted", counted)
+        object.__setattr__(self, "of_total", of_total)
+        object.__setattr__(self, "bound", bound)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "ratio_reading", ratio_reading)
+        object.__setattr__(self, "reading_cue", reading_cue)
+        object.__setattr__(self, "bound_cue", bound_cue)
+        object.__setattr__(self, "sentence_index", sentence_index)
+        object.__setattr__(self, "sentence_start", sentence_start)
+        object.__setattr__(self, "entities", Entities() if entities is None else entities)
+        object.__setattr__(self, "metric", metric)
+        object.__setattr__(self, "compared_to", compared_to)
+        object.__setattr__(self, "support", support)
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "official", official)
+        object.__setattr__(self, "evidence", evidence)
+        object.__setattr__(self, "explanation", explanation)
+        object.__setattr__(self, "distortion", distortion)
+        object.__setattr__(self, "frame", frame)
+        object.__setattr__(self, "alternatives", alternatives)
+        object.__setattr__(self, "qualifiers", qualifiers)
+        object.__setattr__(self, "change", change)
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     @property
     def number(self) -> float:
@@ -329,18 +440,27 @@ class Claim:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ArticleError:
     doc: str
     error: str  # short code, e.g. "binary", "empty", "decode"
     detail: str  # what happened and what to do
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, doc: str, error: str, detail: str) -> None:
+        object.__setattr__(self, "doc", doc)
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "detail", detail)
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def to_contract(self) -> dict[str, str]:
         """The record as claims.jsonl holds it, in the output contract's field order."""
         return {"doc": self.doc, "error": self.error, "detail": self.detail}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ArticleResult:
     """What processing one article yields: the unit of work of every runner."""
 
@@ -358,6 +478,23 @@ class ArticleResult:
     # reading (or extracting from HTML) the file again
     text: str | None = None
     shown: dict[str, str] | None = None
+
+    # written out for mypyc: see pipeline.link.recognize.Mention.__init__
+    def __init__(self, doc: str, sha256: str, claims: tuple[Claim, ...] = (), error: ArticleError | None = None,
+                 lang: str | None = None, dated: dict[str, str] | None = None, problems: tuple[dict, ...] = (),
+                 text: str | None = None, shown: dict[str, str] | None = None) -> None:
+        object.__setattr__(self, "doc", doc)
+        object.__setattr__(self, "sha256", sha256)
+        object.__setattr__(self, "claims", claims)
+        object.__setattr__(self, "error", error)
+        object.__setattr__(self, "lang", lang)
+        object.__setattr__(self, "dated", dated)
+        object.__setattr__(self, "problems", problems)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "shown", shown)
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
 
 # An article's metadata that a report shows (its heading, date line and language)

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from pipeline.official.systems import FEWER_CHIPS
+from pipeline.records import by_fields
 
 PUBLISHED_DECIMALS = 2  # MLPerf tables publish minutes to two decimals
-
-
-def by_fields(record: object) -> tuple:
-    """pickle's recipe (__reduce__) for a frozen record: its class called with its fields.  Compiled
-    (pipeline.native), a frozen dataclass cannot be unpickled attribute by attribute, which pickle's default
-    does."""
-    return (type(record), tuple(getattr(record, f.name) for f in fields(record) if f.init))  # type: ignore[arg-type]
 
 
 def partners(submitter: str) -> frozenset[str]:

@@ -15,8 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from pipeline.errors import OfficialTableError
-from pipeline.official.answers import by_fields
-from pipeline.records import ENTITY_TYPES
+from pipeline.records import ENTITY_TYPES, by_fields
 
 # hosts that serve drafts or mirrors, never the public page of a source
 NOT_PUBLIC_HOSTS = ("staging", "netlify.app", "preview", "localhost", "127.0.0.1", "vercel.app")
