@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 R = TypeVar("R")
 
@@ -91,17 +91,18 @@ def evolve(record: R, **changes: Any) -> R:
     names, values = _shape(cls)
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - names)[0]!r}")
+    new: Any
     if hasattr(record, "__dict__"):
         new = object.__new__(cls)
         new.__dict__.update(record.__dict__)
         new.__dict__.update(changes)
-        return new
+        return cast(R, new)
     # compiled (pipeline.native): no instance dict to copy, but its __init__ (written out) is quick, and so
-    # is reading every field in one C call
-    new = cls(*values(record))
+    # is reading every field in one C call; a claim, copied five times per claim, is copied field by field
+    new = _copy_claim(cast(Claim, record)) if cls is Claim else cls(*values(record))
     for name, value in changes.items():
         object.__setattr__(new, name, value)
-    return new
+    return cast(R, new)
 
 
 class Kind(StrEnum):
@@ -438,6 +439,16 @@ class Claim:
             frame=d.get("frame"),
             alternatives=tuple(d.get("alternatives") or ()),
         )
+
+
+def _copy_claim(c: Claim) -> Claim:
+    """A claim's copy, field by field in Claim's order: compiled, each field is a read of its struct and the
+    copy one direct call, where evolve's generic copy (a look-up per field, a call through Python's
+    argument parsing) was 2.5% of an article's instructions."""
+    return Claim(c.doc, c.lang, c.sentence, c.start, c.end, c.text, c.kind, c.value, c.unit, c.counted, c.of_total,
+                 c.bound, c.low, c.high, c.ratio_reading, c.reading_cue, c.bound_cue, c.sentence_index,
+                 c.sentence_start, c.entities, c.metric, c.compared_to, c.support, c.verdict, c.official, c.evidence,
+                 c.explanation, c.distortion, c.frame, c.alternatives, c.qualifiers, c.change)
 
 
 @dataclass(frozen=True, init=False)

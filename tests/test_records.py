@@ -126,6 +126,17 @@ def test_evolve_changes_one_field_and_keeps_the_others(field_name: str):
         assert getattr(new, f) == (value if f == field_name else getattr(CLAIM, f))
 
 
+def test_a_claim_copy_keeps_every_field():
+    from pipeline.records import _copy_claim
+
+    types = _annotations("Claim")
+    claim = Claim(*[_sample(types[f], i) for i, f in enumerate(Claim.__dataclass_fields__)])
+    copy = _copy_claim(claim)
+    assert copy is not claim
+    assert [getattr(copy, f) for f in Claim.__dataclass_fields__] == [
+        getattr(claim, f) for f in Claim.__dataclass_fields__]
+
+
 def test_a_result_with_its_claims_survives_pickling():
     import pickle
 
