@@ -106,3 +106,22 @@ def test_a_claims_lines_are_its_csv_rows(seeds):
     rows.append(edge)
     rows.append({k: v for k, v in rows[1].items() if k != "frame"})  # a row that lacks a field
     assert csv_lines(rows) == _csv_module([_flattened(r) for r in rows])
+
+
+@pytest.mark.parametrize("value, written", [
+    ("=SUM(A1:A2)", "'=SUM(A1:A2)"),
+    ("+4096 chips", "'+4096 chips"),
+    ("-1", "'-1"),
+    ("@cmd", "'@cmd"),
+    ("\tlead", "'\tlead"),
+    ("\rlead", "'\rlead"),
+    ("", ""),  # nothing a spreadsheet runs
+    ("a=b", "a=b"),  # only the first character counts
+    ("谷歌", "谷歌"),
+    (-1, -1),  # numbers stay numbers
+    (None, None),
+])
+def test_a_cell_a_spreadsheet_would_run_gets_an_apostrophe(value, written):
+    from pipeline.run.merge import csv_cell
+
+    assert csv_cell(value) == written

@@ -232,11 +232,12 @@ def csv_row(r: dict) -> list:
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): such text
 # gets a leading apostrophe in claims.csv; claims.jsonl keeps the text as it was.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_FIRST = frozenset(FORMULA_STARTS)  # each one character: a set look-up, not six prefix tests per cell
 
 
 def csv_cell(value: Any) -> Any:
     """A value as claims.csv writes it: text a spreadsheet would run gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and value and value[0] in _FORMULA_FIRST:
         return "'" + value
     return value
 
