@@ -45,6 +45,8 @@ NATIVE_MODULES = (
     "pipeline.link.infer",
     "pipeline.link.recognize",
     "pipeline.link.kb",
+    "pipeline.link.rules",
+    "pipeline.lang.loader",
     "pipeline.official.answers",
     "pipeline.official.query",
     "pipeline.official.statements",

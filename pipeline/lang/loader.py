@@ -17,8 +17,9 @@ from typing import Any
 
 from pipeline.errors import DataFileError
 from pipeline.lang.yamlio import read_yaml
+from pipeline.native import PACKAGE
 
-LANG_DIR = Path(__file__).parent
+LANG_DIR = PACKAGE / "lang"  # not beside __file__: a compiled module's is its build's
 
 # Allowed keys per section: anything else is a typo in a data file.
 SCHEMA: dict[str, set[str] | None] = {
