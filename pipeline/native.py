@@ -31,9 +31,11 @@ from typing import Any
 
 # the package's folder, where its data files are (a compiled module's own __file__ is in its build)
 PACKAGE = Path(__file__).resolve().parent
-# The stages' modules that the per-article work runs through (pipeline.records stays Python: its records
-# are pickled, copied by `evolve` and extended by tests).  A compiled function checks the classes of its
-# arguments: where a caller may hand in something else that quacks alike, the parameter is a Protocol.
+# The stages' modules that the per-article work runs through, with the records they pass on and the data
+# classes they read (pipeline.records, the loader's Language, the linking rules): a compiled stage reads a
+# compiled class's fields from its struct, a Python one's through a dictionary look-up each.  A compiled
+# function checks the classes of its arguments, and a compiled record those of its fields: where a caller may
+# hand in something else that quacks alike, the parameter is a Protocol.
 NATIVE_MODULES = (
     "pipeline.extract.claims",
     "pipeline.extract.dates",
