@@ -7,9 +7,13 @@ Chinese numeral strings are converted with cn2an, after the ranges it misreads (
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any
 
 from pipeline.extract.prefilter import with_first_chars
@@ -177,10 +181,33 @@ def _arabic(text: str, offset: int, lang: Language) -> list[Num]:
 @cache
 def _cn2an() -> Any:
     """cn2an, loaded when a Chinese numeral first needs it (its import takes 0.2 s of an English-only
-    `newsclaims extract`)."""
-    import cn2an
+    `newsclaims extract`).
 
+    cn2an imports the `proces` package for its text clean-up, and proces's __init__ imports its address
+    masking, which compiles a pattern of 9,000 characters of Chinese place names from a set (in an order of
+    that process's own, so never one of re_programs' stored programs): 35 ms of every start-up that reads
+    Chinese, for a function newsclaims never calls.  While cn2an loads, proces.masking is a stand-in whose
+    functions load the real module when called; afterwards `import proces.masking` loads the real one."""
+    if "proces" in sys.modules or "cn2an" in sys.modules:
+        import cn2an
+
+        return cn2an
+    stub = ModuleType("proces.masking")
+    for name in ("mask_phone", "mask_address"):
+        setattr(stub, name, _deferred_masking(name))
+    sys.modules["proces.masking"] = stub
+    try:
+        import cn2an
+    finally:
+        if sys.modules.get("proces.masking") is stub:
+            del sys.modules["proces.masking"]
     return cn2an
+
+
+def _deferred_masking(name: str) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module("proces.masking"), name)(*args, **kwargs)
+    return call
 
 
 def parse_cjk(run: str, lang: Language) -> tuple[float, float, float] | None:
