@@ -103,7 +103,11 @@ def newsclaims(folder: Path, workers: int, repeat: int) -> float:
 def interleaved(folder: Path, lang: str, workers: int, runs: int) -> dict:
     """Baseline, newsclaims, baseline, newsclaims, ..., baseline: each newsclaims run against the mean of
     the baseline runs either side of it, so that a machine whose speed drifts from minute to minute (by a
-    quarter here) moves both sides of each ratio alike."""
+    quarter here) moves both sides of each ratio alike.  One unmeasured run of each side comes first: the files
+    are then in the OS cache and newsclaims' per-machine caches written (fileio.cache_dir), as on a machine
+    where both were used before (startup.py measures the same way)."""
+    newsclaims(folder, workers, 1)
+    baseline(folder, lang, 1)
     base = [baseline(folder, lang, 1)]
     ratios, ours = [], []
     for _ in range(runs):

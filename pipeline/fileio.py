@@ -173,6 +173,24 @@ def atomic_write_files(files: dict[Path, bytes]) -> None:
             fh.write(files[path])
 
 
+# Where the per-machine caches go when the system's temp folder is not the place (a test suite keeps its own,
+# so that a run afterwards finds what runs stored, not what the tests' processes left)
+CACHE_DIR_ENV = "NEWSCLAIMS_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """The folder of what newsclaims builds once per machine and reuses (compiled patterns, jieba's dictionary
+    trie, the HTML reader's stop-list, compiled report templates): $NEWSCLAIMS_CACHE_DIR, made private if it
+    does not exist, else the system's temp folder.  A folder that cannot be made only means no cache."""
+    own = os.environ.get(CACHE_DIR_ENV)
+    if not own:
+        return Path(tempfile.gettempdir())
+    path = Path(own).expanduser()
+    with contextlib.suppress(OSError):
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
 def own_cache_file(path: Path) -> bool:
     """Whether a cache file in a shared folder (the system's temp folder) may be read: a regular file of
     this user's that no one else may write, so another user cannot plant what this process loads."""

@@ -21,11 +21,10 @@ import logging
 import marshal
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from pipeline.fileio import own_cache_file, write_cache_file
+from pipeline.fileio import cache_dir, own_cache_file, write_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +43,7 @@ def _path() -> Path:
     import _sre
 
     key = f"{sys.version}:{sys.platform}:{_sre.MAGIC}:{_sre.CODESIZE}:{Path(re.__file__).parent}".encode()
-    return Path(tempfile.gettempdir()) / f"newsclaims-re-{hashlib.sha1(key).hexdigest()[:16]}.marshal"
+    return cache_dir() / f"newsclaims-re-{hashlib.sha1(key).hexdigest()[:16]}.marshal"
 
 
 def _cache() -> dict | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CASES = Path(__file__).parent / "cases"
+
+# The suite's processes (and the commands it starts) keep their caches apart from the user's: a test process
+# stores the patterns it holds, not a run's, and a run after the suite would compile again what runs stored.
+# One folder for the whole suite (and later suites), so that each process does not build them anew.
+os.environ.setdefault("NEWSCLAIMS_CACHE_DIR",
+                      str(Path(tempfile.gettempdir()) / f"newsclaims-test-cache-{getattr(os, 'getuid', lambda: 0)()}"))
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 
 import pytest
 
@@ -25,8 +24,8 @@ PATTERNS = [
 
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    """An empty temp folder and a process that has loaded nothing yet."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    """An empty cache folder and a process that has loaded nothing yet."""
+    monkeypatch.setenv("NEWSCLAIMS_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(re_programs, "_PROGRAMS", {})
     monkeypatch.setattr(re_programs, "_loaded", set())
     monkeypatch.setattr(re, "_MAXCACHE", re._MAXCACHE)  # type: ignore[attr-defined] # preload may raise it

@@ -3,7 +3,6 @@ rendered from the cache is the page compiled afresh, and a damaged or unwritable
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import jinja2
@@ -22,7 +21,7 @@ def _render(cache: jinja2.BytecodeCache | None) -> str:
 
 @pytest.fixture
 def temp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("NEWSCLAIMS_CACHE_DIR", str(tmp_path))
     return tmp_path
 
 

@@ -62,6 +62,23 @@ def test_the_traditional_threshold_setting_decides_what_is_converted(threshold: 
     assert ("训练时间" in seg.analysis) is converted
 
 
+@pytest.mark.parametrize("text, converted, kept", [
+    # a Traditional sentence inside a Simplified article is read as Simplified; its neighbours stay as written
+    ("谷歌公布了新一轮的成绩，提升很大。這套系統訓練模型只需要約十分鐘。其余结果下周公布。",
+     "这套系统训练模型只需要约十分钟", "谷歌公布了新一轮的成绩"),
+    ("本轮共有八家公司提交结果。\n輝達的叢集在六項測試中領先。\n其余厂商落后不少。",
+     "辉达的丛集在六项测试中领先", "本轮共有八家公司提交结果"),
+    # too few ideographs to judge the passage on its own: left as it is
+    ("英伟达在本轮测试中表现突出，拿下多项第一。請見圖。", None, "請見圖"),
+])
+def test_a_traditional_passage_in_simplified_text_is_converted_alone(text: str, converted: str | None, kept: str):
+    analysis, traditional = analysis_text(text, sentence_ends=frozenset("。！？"))
+    assert len(analysis) == len(text)
+    assert traditional is (converted is not None)
+    assert converted is None or converted in analysis
+    assert kept in analysis
+
+
 def test_simplified_proper_names_are_not_converted():
     analysis, traditional = analysis_text("华为此次使用了 512 个昇腾 910 芯片。")
     assert not traditional and "昇腾" in analysis
@@ -181,7 +198,7 @@ def test_jiebas_dictionary_memory_mapped_cuts_every_text_the_same(tmp_path: Path
     import sys
 
     repo = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "TMPDIR": str(tmp_path)}  # a fresh cache folder: the first run writes the trie
+    env = {**os.environ, "NEWSCLAIMS_CACHE_DIR": str(tmp_path)}  # a fresh cache folder: the first run writes the trie
 
     def cuts(mode: str) -> dict:
         done = subprocess.run([sys.executable, "-c", JIEBA_CUTS, mode], capture_output=True, text=True, cwd=repo,

@@ -17,13 +17,12 @@ import hashlib
 import logging
 import marshal
 import sys
-import tempfile
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from pipeline.fileio import own_cache_file, write_cache_file
+from pipeline.fileio import cache_dir, own_cache_file, write_cache_file
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +33,7 @@ def _path() -> Path:
     except PackageNotFoundError:
         versions = "unknown"
     key = f"{versions}:{sys.version}".encode()
-    return Path(tempfile.gettempdir()) / f"newsclaims-stoplist-{hashlib.sha1(key).hexdigest()[:16]}.marshal"
+    return cache_dir() / f"newsclaims-stoplist-{hashlib.sha1(key).hexdigest()[:16]}.marshal"
 
 
 def _read(path: Path) -> tuple[str, ...] | None:

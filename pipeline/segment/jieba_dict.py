@@ -19,7 +19,7 @@ from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.fileio import own_cache_file
+from pipeline.fileio import cache_dir, own_cache_file
 
 log = logging.getLogger(__name__)
 FORMAT = "<I"  # one unsigned int per key: its frequency (0 for a prefix)
@@ -75,7 +75,7 @@ def _cache_path(dictionary: Path) -> Path:
 
     st = dictionary.stat()
     key = f"{jieba.__version__}:{dictionary}:{st.st_size}:{st.st_mtime_ns}".encode()
-    return Path(tempfile.gettempdir()) / f"newsclaims-jieba-{hashlib.sha1(key).hexdigest()[:16]}.marisa"
+    return cache_dir() / f"newsclaims-jieba-{hashlib.sha1(key).hexdigest()[:16]}.marisa"
 
 
 def _write(path: Path, freq: dict[str, int], total: int) -> None:

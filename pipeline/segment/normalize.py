@@ -147,17 +147,18 @@ def analysis_text(text: str, traditional_threshold: float = 0.03,
     distinct = set(cjk)
     if _share(cjk, traditional_threshold, distinct) >= traditional_threshold:
         return to_simplified(folded), True
-    marked = [c for c in distinct if _t2s_changes(c)]
+    # the characters t2s changes, tested as a set: a character class of them (in a set's order, which moves with
+    # the hash seed) was a pattern compiled anew for each such article and never one of re_programs' stored ones
+    marked = frozenset([c for c in distinct if _t2s_changes(c)])
     if not marked:
         return folded, False
     # "單節點的DGX-1訓練MiniGo則需要約27分鐘" inside a Simplified article: that sentence is read as Simplified
     # (its units and classifiers are the Simplified lexicon's); the conversion keeps every offset.  Only the
     # sentences holding a character t2s changes are weighed.
-    has_marked = re.compile("[" + "".join(map(re.escape, marked)) + "]").search
     parts = _passage_ends(sentence_ends).split(folded)
     changed = False
     for i, part in enumerate(parts):
-        if (has_marked(part) and len(CJK_RE.findall(part)) >= MIN_PASSAGE_CJK
+        if (not marked.isdisjoint(part) and len(CJK_RE.findall(part)) >= MIN_PASSAGE_CJK
                 and traditional_share(part, below=traditional_threshold) >= traditional_threshold):
             parts[i] = to_simplified(part)
             changed = True
