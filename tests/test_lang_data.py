@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import DataFileError
+from pipeline.lang import loader
 from pipeline.lang.loader import LANG_DIR, LANGUAGES, _load_one, load_language
+from pipeline.lang.yamlio import read_yaml
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -47,6 +49,27 @@ def test_broken_lexicon_names_file_and_key(lang_copy: Path, old: str, new: str, 
     if key:
         assert key in str(info.value)
     _load_one.cache_clear()
+
+
+@pytest.mark.parametrize("code, other", [("zh", "en"), ("en", "zh")])
+def test_a_lexicon_names_the_language_mixed_into_it(lang_copy: Path, code: str, other: str):
+    own, mixed = _load_one(code, str(lang_copy)), load_language(code, str(lang_copy))
+    assert own.mixed_with == other
+    assert set(_load_one(other, str(lang_copy)).units) <= set(mixed.units)
+
+
+def test_each_lexicon_is_read_once(lang_copy: Path, monkeypatch: pytest.MonkeyPatch):
+    read: list[Path] = []
+
+    def counting(path: Path):
+        read.append(Path(path))
+        return read_yaml(path)
+
+    monkeypatch.setattr(loader, "read_yaml", counting)
+    for code in ("zh", "en"):
+        load_language(code, str(lang_copy))
+    lexicons = [str(r.relative_to(lang_copy)) for r in read if r.name == "lexicon.yaml"]
+    assert sorted(lexicons) == ["en/lexicon.yaml", "zh/lexicon.yaml"]
 
 
 def test_adding_a_unit_is_a_data_change(lang_copy: Path):

@@ -165,6 +165,7 @@ class Language:
     ratio_owner_after: tuple[str, ...] = ()
     segmenter: str = ""  # "jieba", or "" for spaCy's rule tokenizer
     user_dict: Path | None = None  # words the segmenter must keep whole
+    mixed_with: str = ""  # the language whose forms load_language adds to this one's (the lexicon's mixed_with)
     source: str = ""
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -275,6 +276,7 @@ def _load_one(code: str, lang_dir: str | None = None) -> Language:
         summary=dict(data.get("summary") or {}),
         segmenter=str(data.get("segmenter") or ""),
         user_dict=(path.parent / str(data["user_dict"])) if data.get("user_dict") else None,
+        mixed_with=str(data.get("mixed_with") or ""),
         source=str(path),
     )
 
@@ -390,11 +392,9 @@ def load_language(code: str, lang_dir: str | None = None) -> Language:
     """The Language object for `code` ("zh", "en"), with the forms of its `mixed_with` language added
     (its own forms win): news mixes "64 chips" into Chinese and 机器之心 into English."""
     own = _load_one(code, lang_dir)
-    path = Path(lang_dir) if lang_dir else LANG_DIR
-    mixed = (read_yaml(path / code / "lexicon.yaml") or {}).get("mixed_with")
-    if not mixed:
+    if not own.mixed_with:
         return own
-    other = _load_one(str(mixed), lang_dir)
+    other = _load_one(own.mixed_with, lang_dir)
     return replace(
         own,
         units=_merged(own.units, other.units),
