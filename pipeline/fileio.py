@@ -178,17 +178,22 @@ def atomic_write_files(files: dict[Path, bytes]) -> None:
 CACHE_DIR_ENV = "NEWSCLAIMS_CACHE_DIR"
 
 
-def cache_dir() -> Path:
-    """The folder of what newsclaims builds once per machine and reuses (compiled patterns, jieba's dictionary
-    trie, the HTML reader's stop-list, compiled report templates): $NEWSCLAIMS_CACHE_DIR, made private if it
-    does not exist, else the system's temp folder.  A folder that cannot be made only means no cache."""
+def chosen_cache_dir() -> Path | None:
+    """$NEWSCLAIMS_CACHE_DIR, made private if it does not exist; None when it is not set.  A folder that
+    cannot be made only means no cache."""
     own = os.environ.get(CACHE_DIR_ENV)
     if not own:
-        return Path(tempfile.gettempdir())
+        return None
     path = Path(own).expanduser()
     with contextlib.suppress(OSError):
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
+
+
+def cache_dir() -> Path:
+    """The folder of what newsclaims builds once per machine and reuses (compiled patterns, jieba's dictionary
+    trie, the HTML reader's stop-list, compiled report templates): the chosen one, else the temp folder."""
+    return chosen_cache_dir() or Path(tempfile.gettempdir())
 
 
 def own_cache_file(path: Path) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -20,7 +19,7 @@ import jinja2
 import orjson
 from markupsafe import Markup
 
-from pipeline.fileio import CACHE_DIR_ENV, cache_dir
+from pipeline.fileio import chosen_cache_dir
 from pipeline.link.kb import KnowledgeBase, load_kb
 from pipeline.native import PACKAGE  # a compiled module's __file__ is its build's
 from pipeline.report.blocks import (
@@ -69,9 +68,9 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     # compiled code depends on the environment's options, which Jinja's cache key leaves out: they name the files
     key = hashlib.sha1(repr(sorted((k, str(v)) for k, v in _ENV_OPTIONS.items())).encode()).hexdigest()[:12]
     # Jinja's own private folder under the temp folder, unless newsclaims' caches are kept elsewhere
-    folder = str(cache_dir()) if os.environ.get(CACHE_DIR_ENV) else None
+    folder = chosen_cache_dir()
     try:
-        return _BytecodeCache(directory=folder, pattern=f"newsclaims-report-{key}-%s.cache")
+        return _BytecodeCache(directory=str(folder) if folder else None, pattern=f"newsclaims-report-{key}-%s.cache")
     except (OSError, RuntimeError):  # no private folder to be had (Jinja's checks): compiled in each process
         return None
 
